@@ -1,0 +1,67 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from './api-error.js';
+import { errorBody, type ErrorDescription } from './error-body.js';
+
+/** Anything thrown, as the documented error description; internals never leave the process. */
+export function describeError(exception: unknown): ErrorDescription {
+  if (exception instanceof ApiError) {
+    return {
+      status: exception.status,
+      code: exception.code,
+      message: exception.message,
+      details: exception.details,
+    };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    return { status, code: codeForStatus(status), message: exception.message };
+  }
+  // Fastify's own errors (unparsable JSON, body too large, wrong content type) carry a 4xx.
+  const fastifyError = exception as { statusCode?: number; message?: string; code?: string };
+  if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode < 500) {
+    return {
+      status: fastifyError.statusCode,
+      code: codeForStatus(fastifyError.statusCode),
+      message: fastifyError.message ?? 'Bad request',
+    };
+  }
+  return { status: 500, code: 'INTERNAL_ERROR', message: 'An unexpected error occurred' };
+}
+
+function codeForStatus(status: number): string {
+  const codes: Record<number, string> = {
+    400: 'BAD_REQUEST',
+    401: 'AUTH_INVALID',
+    403: 'FORBIDDEN',
+    404: 'NOT_FOUND',
+    405: 'METHOD_NOT_ALLOWED',
+    413: 'PAYLOAD_TOO_LARGE',
+    415: 'UNSUPPORTED_MEDIA_TYPE',
+  };
+  return codes[status] ?? 'ERROR';
+}
+
+const logger = new Logger('Errors');
+
+/** Sends the documented body; logs a 5xx with its request id (the client gets only the id). */
+function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const description = describeError(exception);
+  if (description.status >= 500) {
+    logger.error(
+      `request ${request.id} ${request.method} ${request.routeOptions?.url ?? request.url}: ${
+        (exception as Error)?.stack ?? String(exception)
+      }`,
+    );
+  }
+  void reply.status(description.status).send(errorBody(description, request.url, request.id));
+}
+
+/** Every error, including Fastify's own (Nest routes them here), leaves in the documented body. */
+@Catch()
+export class ErrorBodyFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    sendError(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+  }
+}

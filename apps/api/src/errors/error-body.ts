@@ -1,0 +1,43 @@
+import { STATUS_CODES } from 'node:http';
+
+/** `error` of the general shape: the category as the live service writes it. */
+const CATEGORIES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  429: 'Rate limit exceeded',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export interface ErrorDescription {
+  status: number;
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** Files and pricing answer `{error, code, details?}`; every other route `{error, message, details?}`. */
+export function usesCodedErrorShape(url: string): boolean {
+  return /^\/v1\/api\/(files|pricing)(\/|\?|$)/.test(url);
+}
+
+export function errorBody(
+  error: ErrorDescription,
+  url: string,
+  requestId: string,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = usesCodedErrorShape(url)
+    ? { error: error.message, code: error.code }
+    : {
+        error: CATEGORIES[error.status] ?? STATUS_CODES[error.status] ?? 'Error',
+        message: error.message,
+      };
+  if (error.details) body.details = error.details;
+  if (error.status >= 500 && error.status !== 503) {
+    body.request_id = requestId;
+    body.timestamp = new Date().toISOString();
+  }
+  return body;
+}

@@ -1,0 +1,96 @@
+import 'reflect-metadata';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ConfigModule, enabledLogLevels, type AppConfig } from '#app/config';
+import { PersistenceModule } from '#app/persistence';
+import type { FastifyInstance } from 'fastify';
+import { ApiModule } from './api.module.js';
+import { ApiError } from './errors/api-error.js';
+import { ErrorBodyFilter } from './errors/error-body.filter.js';
+import { requestIdFor } from './http/request-id.js';
+
+/** Request bodies: a 1,000-record batch stays well below this. */
+export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+
+@Module({})
+class HttpProcessModule {}
+
+function rootModule(config: AppConfig, extraModules: Type[]): DynamicModule {
+  return {
+    module: HttpProcessModule,
+    imports: [
+      ConfigModule.forRoot(config),
+      PersistenceModule.forRoot(),
+      CqrsModule.forRoot(),
+      ApiModule,
+      ...extraModules,
+    ],
+  };
+}
+
+/**
+ * The HTTP application, initialised but not listening. `extraModules` lets the standalone
+ * process host the worker beside it; it also handles signals itself (`shutdownHooks: false`).
+ */
+export async function createHttpApp(
+  config: AppConfig,
+  {
+    extraModules = [],
+    shutdownHooks = true,
+  }: { extraModules?: Type[]; shutdownHooks?: boolean } = {},
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: requestIdFor,
+    requestIdHeader: false,
+    trustProxy: false,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    rootModule(config, extraModules),
+    adapter,
+    {
+      logger: enabledLogLevels(config.logLevel),
+    },
+  );
+  app.setGlobalPrefix('v1');
+  app.useGlobalFilters(new ErrorBodyFilter());
+  configureFastify(app.getHttpAdapter().getInstance());
+  if (shutdownHooks) app.enableShutdownHooks();
+  await app.init();
+  return app;
+}
+
+function configureFastify(fastify: FastifyInstance): void {
+  fastify.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  fastify.addContentTypeParser(
+    'application/x-ndjson',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (_request, body, done) => {
+      try {
+        done(null, parseNdjson(body as string));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
+  );
+}
+
+/** One JSON value per line; blank lines are skipped. */
+function parseNdjson(text: string): unknown[] {
+  const records: unknown[] = [];
+  for (const [index, line] of text.split('\n').entries()) {
+    if (line.trim() === '') continue;
+    try {
+      records.push(JSON.parse(line));
+    } catch {
+      throw new ApiError(400, 'INVALID_NDJSON', `Line ${index + 1} is not valid JSON`, {
+        line: index + 1,
+      });
+    }
+  }
+  return records;
+}

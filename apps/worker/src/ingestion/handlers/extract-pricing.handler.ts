@@ -1,0 +1,80 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import {
+  DependencyMissingError,
+  ExtractPricing,
+  PricingExtracted,
+  deterministicIds,
+  idempotencyKey,
+  streamIds,
+  type IngestOutcome,
+  type PricingRecord,
+  type ScrapeCapturedPayload,
+  type SourceScrape,
+} from '#app/domain';
+import type { Transaction } from '#app/persistence';
+import { RecordAppender } from '../record-appender.js';
+import { duplicateOrConflict, metadataFor, requirePage } from '../record-rules.js';
+
+/** An extraction is made from a scrape, so it waits until that scrape is in the log. */
+@CommandHandler(ExtractPricing)
+export class ExtractPricingHandler implements ICommandHandler<ExtractPricing, IngestOutcome> {
+  constructor(private readonly appender: RecordAppender) {}
+
+  execute({ record, origin }: ExtractPricing): Promise<IngestOutcome> {
+    const { company_slug, page_slug, version } = record;
+    const streamId = streamIds.pricing(company_slug, page_slug, version);
+    return this.appender.decideAndAppend(async (tx) => {
+      const page = await requirePage(this.appender, tx, company_slug, page_slug);
+      const scrape = await this.sourceScrape(tx, record);
+      const [existing] = await this.appender.readStream(tx, streamId);
+      if (existing) return duplicateOrConflict(record, existing);
+      const event = new PricingExtracted(streamId, {
+        snapshot_id: deterministicIds.pricingSnapshot(page.page_id, version),
+        page_id: page.page_id,
+        company_slug,
+        page_slug,
+        composite_slug: page.composite_slug,
+        version,
+        scrape,
+        plans: record.plans,
+      });
+      return [
+        {
+          event,
+          expectedVersion: 0,
+          idempotencyKey: idempotencyKey(record),
+          metadata: metadataFor(record, origin),
+        },
+      ];
+    });
+  }
+
+  /** The named scraper's scrape of that version, or the first by scraper name. */
+  private async sourceScrape(tx: Transaction, record: PricingRecord): Promise<SourceScrape> {
+    const { company_slug, page_slug, version, scraper } = record;
+    const candidates = scraper
+      ? await this.appender.readStream(
+          tx,
+          streamIds.scrape(company_slug, page_slug, version, scraper),
+        )
+      : await this.appender.readStreamStarts(
+          tx,
+          streamIds.scrapesOfVersion(company_slug, page_slug, version),
+        );
+    const captured = candidates[0];
+    if (!captured) {
+      throw new DependencyMissingError(
+        `no scrape of ${company_slug}/${page_slug} version ${version}` +
+          `${scraper ? ` by ${scraper}` : ''} is known yet`,
+      );
+    }
+    const payload = captured.payload as ScrapeCapturedPayload;
+    return {
+      id: payload.scrape_id,
+      scraper: payload.scraper,
+      version: payload.version,
+      page_url: payload.page_url,
+      captured_at: captured.recordedAt,
+    };
+  }
+}

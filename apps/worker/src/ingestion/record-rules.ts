@@ -1,0 +1,65 @@
+import {
+  DependencyMissingError,
+  RecordConflictError,
+  naturalKey,
+  recordContentHash,
+  streamIds,
+  type CommandOrigin,
+  type EventMetadata,
+  type IngestRecord,
+  type PricingPageRegisteredPayload,
+  type RecordedEvent,
+} from '#app/domain';
+import type { Transaction } from '#app/persistence';
+import type { RecordAppender } from './record-appender.js';
+
+export function metadataFor(record: IngestRecord, origin: CommandOrigin): EventMetadata {
+  return {
+    batch_id: origin.batchId,
+    request_id: origin.requestId,
+    job_id: origin.jobId,
+    content_hash: recordContentHash(record),
+  };
+}
+
+/**
+ * An immutable record (page, scrape, extraction) whose stream already exists: the same content
+ * is a duplicate; other content is a conflict that names both versions, and the first stays.
+ */
+export function duplicateOrConflict(record: IngestRecord, existing: RecordedEvent): 'duplicate' {
+  const incoming = recordContentHash(record);
+  if (existing.metadata.content_hash === incoming) return 'duplicate';
+  throw new RecordConflictError(
+    `${record.type} ${naturalKey(record)} is already recorded with other content ` +
+      `(sha256 ${existing.metadata.content_hash.slice(0, 16)}, event ${existing.seq}` +
+      `${existing.metadata.batch_id ? `, batch ${existing.metadata.batch_id}` : ''}); ` +
+      `this record has sha256 ${incoming.slice(0, 16)}. Recorded ${record.type}s never change: ` +
+      'the first version stays.',
+  );
+}
+
+export async function requireCompany(
+  appender: RecordAppender,
+  tx: Transaction,
+  companySlug: string,
+): Promise<void> {
+  const [registered] = await appender.readStream(tx, streamIds.company(companySlug));
+  if (!registered) throw new DependencyMissingError(`company ${companySlug} is not known yet`);
+}
+
+/** The page's registration, checked to belong to this company and sub-slug. */
+export async function requirePage(
+  appender: RecordAppender,
+  tx: Transaction,
+  companySlug: string,
+  pageSlug: string,
+): Promise<PricingPageRegisteredPayload> {
+  const [registered] = await appender.readStream(tx, streamIds.page(companySlug, pageSlug));
+  const page = registered?.payload as PricingPageRegisteredPayload | undefined;
+  if (!page || page.company_slug !== companySlug || page.page_slug !== pageSlug) {
+    throw new DependencyMissingError(
+      `pricing page ${companySlug}/${pageSlug} (sub-slug "${pageSlug}") is not known yet`,
+    );
+  }
+  return page;
+}

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { CaptureScrapeHandler } from './ingestion/handlers/capture-scrape.handler.js';
+import { ExtractPricingHandler } from './ingestion/handlers/extract-pricing.handler.js';
+import { RegisterCompanyHandler } from './ingestion/handlers/register-company.handler.js';
+import { RegisterPricingPageHandler } from './ingestion/handlers/register-pricing-page.handler.js';
+import { IngestWorkerHost } from './ingestion/ingest-worker.host.js';
+import { IngestProcessor } from './ingestion/ingest.processor.js';
+import { RecordAppender } from './ingestion/record-appender.js';
+import { EventsAppendedHandler } from './projections/events-appended.handler.js';
+import { ProjectionScheduler } from './projections/projection.scheduler.js';
+import { ProjectionsModule } from './projections/projections.module.js';
+
+/** Consumes the ingest queue, appends events, and keeps the read models up to date. */
+@Module({
+  imports: [CqrsModule, ProjectionsModule],
+  providers: [
+    RecordAppender,
+    RegisterCompanyHandler,
+    RegisterPricingPageHandler,
+    CaptureScrapeHandler,
+    ExtractPricingHandler,
+    IngestProcessor,
+    IngestWorkerHost,
+    ProjectionScheduler,
+    EventsAppendedHandler,
+  ],
+})
+export class WorkerModule {}

@@ -1,0 +1,162 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '#app/config';
+import { ApiKeyEntity, ApiKeyRepository } from '#app/persistence';
+import { randomUUID } from 'node:crypto';
+import {
+  API_KEY_SCOPES,
+  type ApiKeyScope,
+  type ApiKeyStatus,
+  type ApiKeyView,
+  type AuthenticationResult,
+} from './api-key.js';
+import {
+  generateApiKeySecret,
+  hashApiKey,
+  isWellFormedApiKey,
+  secretsEqual,
+} from './api-key-secret.js';
+import { KeyRequestError } from './key-request.error.js';
+
+export interface CreateApiKeyRequest {
+  name: string;
+  plan: string;
+  scopes?: ApiKeyScope[];
+  /** ISO 8601; null or absent for a key that never expires. */
+  expiresAt?: string | null;
+}
+
+// last_used_at is informative: writing it at most once a minute per key keeps writes off
+// the hot path.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Key management for the admin API and the command-line tool, and key checks for requests. */
+@Injectable()
+export class ApiKeysService {
+  private readonly lastUsedWrites = new Map<string, number>();
+
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Creates a key; the returned view carries `key`, which is never shown again. */
+  async create(
+    request: CreateApiKeyRequest,
+    now = new Date(),
+  ): Promise<ApiKeyView & { key: string }> {
+    const plans = this.config.plans.map((plan) => plan.name);
+    if (!plans.includes(request.plan)) {
+      throw new KeyRequestError(
+        'plan',
+        request.plan,
+        `plan must be one of: ${plans.join(', ')}`,
+        plans,
+      );
+    }
+    const scopes = request.scopes ?? ['read'];
+    const unknownScope = scopes.find((scope) => !API_KEY_SCOPES.includes(scope));
+    if (unknownScope !== undefined || scopes.length === 0) {
+      throw new KeyRequestError(
+        'scopes',
+        scopes,
+        `scopes must be a non-empty subset of: ${API_KEY_SCOPES.join(', ')}`,
+        [...API_KEY_SCOPES],
+      );
+    }
+    const expiresAt = request.expiresAt ? new Date(request.expiresAt) : null;
+    if (expiresAt && (Number.isNaN(expiresAt.getTime()) || expiresAt <= now)) {
+      throw new KeyRequestError(
+        'expires_at',
+        request.expiresAt,
+        'expires_at must be an ISO 8601 time in the future',
+      );
+    }
+    const secret = generateApiKeySecret();
+    const entity: ApiKeyEntity = {
+      id: randomUUID(),
+      name: request.name,
+      keyPrefix: secret.displayPrefix,
+      keyHash: secret.hash,
+      plan: request.plan,
+      scopes: [...new Set(scopes)].join(','),
+      expiresAt: expiresAt?.toISOString() ?? null,
+      revokedAt: null,
+      createdAt: now.toISOString(),
+      lastUsedAt: null,
+    };
+    await this.keys.insert(entity);
+    return { ...toView(entity, now), key: secret.key };
+  }
+
+  async list(now = new Date()): Promise<ApiKeyView[]> {
+    return (await this.keys.list()).map((entity) => toView(entity, now));
+  }
+
+  async find(id: string, now = new Date()): Promise<ApiKeyView | null> {
+    const entity = await this.keys.findById(id);
+    return entity ? toView(entity, now) : null;
+  }
+
+  /** False when no active or expired key has this id. */
+  revoke(id: string, now = new Date()): Promise<boolean> {
+    return this.keys.revoke(id, now.toISOString());
+  }
+
+  async authenticate(
+    presented: string | undefined,
+    now = new Date(),
+  ): Promise<AuthenticationResult> {
+    if (!presented) return { ok: false, reason: 'missing' };
+    if (!isWellFormedApiKey(presented)) return { ok: false, reason: 'malformed' };
+    const hash = hashApiKey(presented);
+    const entity = await this.keys.findByHash(hash);
+    // The lookup is by hash; comparing again in equal time keeps timing independent of the match.
+    if (!entity || !secretsEqual(entity.keyHash, hash)) return { ok: false, reason: 'unknown' };
+    const status = statusOf(entity, now);
+    if (status !== 'active') return { ok: false, reason: status };
+    await this.noteUse(entity.id, now);
+    return {
+      ok: true,
+      principal: {
+        id: entity.id,
+        name: entity.name,
+        plan: entity.plan,
+        scopes: parseScopes(entity.scopes),
+      },
+    };
+  }
+
+  private async noteUse(id: string, now: Date): Promise<void> {
+    const last = this.lastUsedWrites.get(id) ?? 0;
+    if (now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
+    this.lastUsedWrites.set(id, now.getTime());
+    await this.keys.touchLastUsed(id, now.toISOString());
+  }
+}
+
+function parseScopes(scopes: string): ApiKeyScope[] {
+  return scopes
+    .split(',')
+    .filter((scope): scope is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(scope));
+}
+
+function statusOf(entity: ApiKeyEntity, now: Date): ApiKeyStatus {
+  if (entity.revokedAt) return 'revoked';
+  if (entity.expiresAt && new Date(entity.expiresAt) <= now) return 'expired';
+  return 'active';
+}
+
+function toView(entity: ApiKeyEntity, now: Date): ApiKeyView {
+  return {
+    id: entity.id,
+    name: entity.name,
+    key_prefix: entity.keyPrefix,
+    plan: entity.plan,
+    scopes: parseScopes(entity.scopes),
+    status: statusOf(entity, now),
+    expires_at: entity.expiresAt,
+    revoked_at: entity.revokedAt,
+    created_at: entity.createdAt,
+    last_used_at: entity.lastUsedAt,
+  };
+}

@@ -1,0 +1,130 @@
+import { Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+} from 'class-validator';
+
+const toBoolean = ({ value }: { value: unknown }) =>
+  value === 'true' ? true : value === 'false' ? false : value;
+const toInteger = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+
+/**
+ * The environment variables the service reads, each validated at start. Optional ones have
+ * their defaults in load-config.ts. Only this library reads process.env.
+ */
+export class EnvironmentVariables {
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT?: number;
+
+  @IsOptional()
+  @IsString()
+  HOST?: string;
+
+  @IsOptional()
+  @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, {
+    message: 'DATABASE_URL must be sqlite:<path> or postgres://...',
+  })
+  DATABASE_URL?: string;
+
+  @IsOptional()
+  @Matches(/^[a-z_][a-z0-9_]{0,62}$/, {
+    message: 'DATABASE_SCHEMA must be a lower-case PostgreSQL identifier',
+  })
+  DATABASE_SCHEMA?: string;
+
+  @IsOptional()
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://...' })
+  REDIS_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  QUEUE_PREFIX?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' })
+  ADMIN_TOKEN?: string;
+
+  @IsOptional()
+  @IsString()
+  PLANS_FILE?: string;
+
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  DEMO_DATA?: boolean;
+
+  @IsOptional()
+  @Matches(/^[a-z0-9_]+(,[a-z0-9_]+)*$/, {
+    message: 'SCRAPERS must be a comma-separated list of lower-case identifiers',
+  })
+  SCRAPERS?: string;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(256)
+  WORKER_CONCURRENCY?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  INGEST_ATTEMPTS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  INGEST_BACKOFF_MS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1000)
+  INGEST_LOCK_MS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(60)
+  INGEST_RETENTION_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(10)
+  PROJECTION_POLL_MS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  PROJECTION_BATCH_SIZE?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  SHUTDOWN_GRACE_MS?: number;
+
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
+  LOG_LEVEL?: string;
+}

@@ -1,0 +1,59 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { AppConfig, type DatabaseConfig } from './app-config.js';
+import { ConfigError } from './config.error.js';
+import { EnvironmentVariables } from './environment.js';
+import { DEFAULT_PLANS, loadPlansFile } from './plans.js';
+import { DEFAULT_QUEUE_PREFIX } from '#app/contracts';
+
+export interface LoadConfigOptions {
+  /** The standalone process loads the demo catalogue unless told not to. */
+  demoDataByDefault?: boolean;
+}
+
+function parseDatabaseUrl(url: string, schema: string): DatabaseConfig {
+  if (url.startsWith('sqlite:')) return { type: 'sqlite', path: url.slice('sqlite:'.length) };
+  return { type: 'postgres', url, schema };
+}
+
+/** Validates the environment and builds the configuration, or throws naming each bad variable. */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  options: LoadConfigOptions = {},
+): AppConfig {
+  // An empty variable counts as unset, as in most shells' `VAR= command`.
+  const raw = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const vars = plainToInstance(EnvironmentVariables, raw);
+  const errors = validateSync(vars, { skipMissingProperties: false });
+  if (errors.length > 0) {
+    const lines = errors.map(
+      (error) => `${error.property}: ${Object.values(error.constraints ?? {}).join('; ')}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return new AppConfig(
+    { host: vars.HOST ?? '127.0.0.1', port: vars.PORT ?? 3000 },
+    parseDatabaseUrl(
+      vars.DATABASE_URL ?? 'sqlite:./data/pricing.db',
+      vars.DATABASE_SCHEMA ?? 'public',
+    ),
+    {
+      url: vars.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      queuePrefix: vars.QUEUE_PREFIX ?? DEFAULT_QUEUE_PREFIX,
+    },
+    vars.ADMIN_TOKEN ?? null,
+    vars.PLANS_FILE ? loadPlansFile(vars.PLANS_FILE) : DEFAULT_PLANS,
+    vars.DEMO_DATA ?? options.demoDataByDefault ?? false,
+    {
+      scrapers: (vars.SCRAPERS ?? 'scraper_1,scraper_2,scraper_3,scraper_4').split(','),
+      concurrency: vars.WORKER_CONCURRENCY ?? 8,
+      attempts: vars.INGEST_ATTEMPTS ?? 10,
+      backoffMs: vars.INGEST_BACKOFF_MS ?? 1_000,
+      lockMs: vars.INGEST_LOCK_MS ?? 30_000,
+      retentionSeconds: vars.INGEST_RETENTION_SECONDS ?? 7 * 24 * 3600,
+    },
+    { pollMs: vars.PROJECTION_POLL_MS ?? 250, batchSize: vars.PROJECTION_BATCH_SIZE ?? 500 },
+    vars.SHUTDOWN_GRACE_MS ?? 10_000,
+    (vars.LOG_LEVEL as AppConfig['logLevel'] | undefined) ?? 'log',
+  );
+}

@@ -1,0 +1,34 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '#app/config';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { ingestJobOptions } from './ingest-queue-options.js';
+import { INGEST_QUEUE } from './queues.js';
+import type { IngestJobData, IngestJobResult } from './ingest-job.js';
+
+/** The producer side of the ingest queue, with the configured default job options. */
+@Injectable()
+export class IngestQueue implements OnApplicationShutdown {
+  readonly queue: Queue<IngestJobData, IngestJobResult>;
+  private readonly connection: Redis;
+
+  constructor(config: AppConfig) {
+    // A producer fails fast when Redis is away, so a request can answer 503 instead of hanging.
+    this.connection = new Redis(config.redis.url, { maxRetriesPerRequest: 1 });
+    this.queue = new Queue(INGEST_QUEUE, {
+      connection: this.connection,
+      prefix: config.redis.queuePrefix,
+      defaultJobOptions: ingestJobOptions(config),
+    });
+  }
+
+  /** Plain commands on the queue's connection (batch manifests live next to the jobs). */
+  get redis(): Redis {
+    return this.connection;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue.close();
+    await this.connection.quit().catch(() => undefined);
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * Queue and job names shared by the API, the worker and any Node pipeline that adds jobs itself.
+ * These values are stored in Redis and referenced by running pipelines: never change them.
+ */
+export const INGEST_QUEUE = 'ingest';
+
+/** One job name per record type: the job name is the record's `type`. */
+export const INGEST_JOB_NAMES = {
+  company: 'company',
+  page: 'page',
+  scrape: 'scrape',
+  pricing: 'pricing',
+} as const;
+
+/**
+ * Default key prefix. The braces make it a Redis Cluster hash tag, so every key of every queue
+ * lands in one slot and BullMQ's multi-key scripts can run on a cluster.
+ */
+export const DEFAULT_QUEUE_PREFIX = '{pricing}';

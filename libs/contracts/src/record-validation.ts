@@ -1,0 +1,231 @@
+import { plainToInstance, Type } from 'class-transformer';
+import {
+  Equals,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+  validate,
+  type ValidationError,
+  type ValidatorOptions,
+} from 'class-validator';
+import {
+  BILLING_VALUES,
+  CATEGORIES,
+  COMPANY_SLUG,
+  OPEN_IDENTIFIER,
+  PAGE_SLUG,
+  employeeBandLowerBound,
+  isValidVersion,
+  type IngestRecord,
+  RECORD_TYPES,
+} from '#app/domain';
+
+const HTTP_URL = /^https?:\/\/[^\s]+$/;
+const VERSION_PATTERN = /^\d{8}$/;
+const MAX_URL = 2048;
+
+class CompanyRecordInput {
+  @Equals('company') type!: 'company';
+  @Matches(COMPANY_SLUG, { message: 'slug must be lower-case labels separated by dots' })
+  @MaxLength(255)
+  slug!: string;
+  @IsString() @MinLength(1) @MaxLength(255) name!: string;
+  @IsIn(CATEGORIES, { message: `category must be one of: ${CATEGORIES.join(', ')}` })
+  category!: string;
+  @Matches(/^\d+(\+|-\d+)$/, { message: 'employees must be a band such as 1000+ or 51-200' })
+  employees!: string;
+  @Matches(HTTP_URL, { message: 'url must be an http(s) URL' }) @MaxLength(MAX_URL) url!: string;
+}
+
+class PageRecordInput {
+  @Equals('page') type!: 'page';
+  @Matches(COMPANY_SLUG, { message: 'company_slug must be a company slug' })
+  @MaxLength(255)
+  company_slug!: string;
+  @IsString()
+  @Matches(PAGE_SLUG, { message: 'page_slug must be one lower-case label or empty' })
+  @MaxLength(100)
+  page_slug!: string;
+  @Matches(HTTP_URL, { message: 'pricing_page_url must be an http(s) URL' })
+  @MaxLength(MAX_URL)
+  pricing_page_url!: string;
+}
+
+const nullableUrl = (field: string) =>
+  Matches(HTTP_URL, { message: `${field} must be an http(s) URL or null` });
+
+class ScrapeRecordInput {
+  @Equals('scrape') type!: 'scrape';
+  @Matches(COMPANY_SLUG, { message: 'company_slug must be a company slug' })
+  @MaxLength(255)
+  company_slug!: string;
+  @IsString()
+  @Matches(PAGE_SLUG, { message: 'page_slug must be one lower-case label or empty' })
+  page_slug!: string;
+  @Matches(VERSION_PATTERN, { message: 'version must be YYYYMMDD' }) version!: string;
+  @Matches(HTTP_URL, { message: 'page_url must be an http(s) URL' })
+  @MaxLength(MAX_URL)
+  page_url!: string;
+  @ValidateIf((_, v) => v !== null)
+  @nullableUrl('screenshot_url')
+  @MaxLength(MAX_URL)
+  screenshot_url!: string | null;
+  @ValidateIf((_, v) => v !== null) @nullableUrl('markdown_url') @MaxLength(MAX_URL) markdown_url!:
+    string | null;
+  @ValidateIf((_, v) => v !== null) @nullableUrl('html_url') @MaxLength(MAX_URL) html_url!:
+    string | null;
+  @ValidateIf((_, v) => v !== null) @nullableUrl('ocr_url') @MaxLength(MAX_URL) ocr_url!:
+    string | null;
+  @IsString() scraper!: string;
+  @ValidateIf((_, v) => v !== null)
+  @IsBoolean({ message: 'valid must be a boolean or null' })
+  valid!: boolean | null;
+  @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(10) score!: number | null;
+  @ValidateIf((_, v) => v !== null)
+  @IsBoolean({ message: 'banner_free must be a boolean or null' })
+  banner_free!: boolean | null;
+}
+
+const identifier = (field: string) =>
+  Matches(OPEN_IDENTIFIER, { message: `${field} must be a lower-case identifier` });
+
+class PricingMetricInputDto {
+  @IsString() @MinLength(1) @MaxLength(200) display_name!: string;
+  @identifier('modality') modality!: string;
+}
+
+class ChargeInputDto {
+  @IsIn(BILLING_VALUES, { message: `billing must be one of: ${BILLING_VALUES.join(', ')}` })
+  billing!: string;
+  @Matches(/^[A-Z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
+  currency!: string;
+  @ValidateIf((_, v) => v !== null)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  price!: number | null;
+  @identifier('charge_type') charge_type!: string;
+  @ValidateIf((_, v) => v !== null)
+  @ValidateNested()
+  @Type(() => PricingMetricInputDto)
+  pricing_metric!: PricingMetricInputDto | null;
+  @IsOptional() @identifier('usage_type') usage_type?: string | null;
+  @IsString() @MinLength(1) @MaxLength(200) display_name!: string;
+  @IsOptional() @IsString() @MaxLength(200) price_display?: string | null;
+  @IsOptional() included_quantity?: unknown;
+  @IsOptional() overage_info?: unknown;
+}
+
+class DiscountInputDto {
+  @identifier('discount_category') discount_category!: string;
+  @identifier('amount_type') amount_type!: string;
+  @IsNumber({ allowNaN: false, allowInfinity: false }) amount!: number;
+  @IsString() @MaxLength(1000) description!: string;
+  @IsString() @MaxLength(200) duration!: string;
+}
+
+class PlanInputDto {
+  @IsString() @MinLength(1) @MaxLength(200) display_name!: string;
+  @IsString() @MinLength(1) @MaxLength(200) internal_name!: string;
+  @IsBoolean() add_on!: boolean;
+  @IsArray() @ValidateNested({ each: true }) @Type(() => ChargeInputDto) charges!: ChargeInputDto[];
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => DiscountInputDto)
+  discounts!: DiscountInputDto[];
+}
+
+class PricingRecordInput {
+  @Equals('pricing') type!: 'pricing';
+  @Matches(COMPANY_SLUG, { message: 'company_slug must be a company slug' })
+  @MaxLength(255)
+  company_slug!: string;
+  @IsString()
+  @Matches(PAGE_SLUG, { message: 'page_slug must be one lower-case label or empty' })
+  page_slug!: string;
+  @Matches(VERSION_PATTERN, { message: 'version must be YYYYMMDD' }) version!: string;
+  @IsOptional() @IsString() scraper?: string;
+  @IsArray() @ValidateNested({ each: true }) @Type(() => PlanInputDto) plans!: PlanInputDto[];
+}
+
+const INPUT_CLASSES = {
+  company: CompanyRecordInput,
+  page: PageRecordInput,
+  scrape: ScrapeRecordInput,
+  pricing: PricingRecordInput,
+} as const;
+
+// Unknown fields are refused: a misspelt optional field would otherwise vanish silently.
+const OPTIONS: ValidatorOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+};
+
+/** Why a pushed value is not a valid record (empty when it is). Used by the API and the worker. */
+export async function recordProblems(
+  value: unknown,
+  scrapers: readonly string[],
+): Promise<string[]> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return ['a record must be a JSON object'];
+  }
+  const type = (value as { type?: unknown }).type;
+  if (typeof type !== 'string' || !(RECORD_TYPES as readonly string[]).includes(type)) {
+    return [`type must be one of: ${RECORD_TYPES.join(', ')}`];
+  }
+  const inputClass: new () => object = INPUT_CLASSES[type as IngestRecord['type']];
+  const input = plainToInstance(inputClass, value);
+  const problems = flatten(await validate(input, OPTIONS));
+  problems.push(...domainProblems(value as IngestRecord, scrapers));
+  return problems;
+}
+
+/** Rules a decorator cannot say. */
+function domainProblems(record: IngestRecord, scrapers: readonly string[]): string[] {
+  const problems: string[] = [];
+  if (
+    record.type === 'company' &&
+    typeof record.employees === 'string' &&
+    /^\d+(\+|-\d+)$/.test(record.employees) &&
+    employeeBandLowerBound(record.employees) === null
+  ) {
+    problems.push('employees range must not end below its start');
+  }
+  if (
+    (record.type === 'scrape' || record.type === 'pricing') &&
+    typeof record.version === 'string' &&
+    VERSION_PATTERN.test(record.version) &&
+    !isValidVersion(record.version)
+  ) {
+    problems.push('version must be a real calendar date');
+  }
+  const scraper =
+    record.type === 'scrape' || record.type === 'pricing' ? record.scraper : undefined;
+  if (typeof scraper === 'string' && !scrapers.includes(scraper)) {
+    problems.push(`scraper must be one of: ${scrapers.join(', ')}`);
+  }
+  return problems;
+}
+
+function flatten(errors: ValidationError[], path = ''): string[] {
+  return errors.flatMap((error) => {
+    const at = path ? `${path}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((message) =>
+      message.startsWith(error.property)
+        ? `${path ? `${path}.` : ''}${message}`
+        : `${at}: ${message}`,
+    );
+    return [...own, ...flatten(error.children ?? [], at)];
+  });
+}

@@ -1,0 +1,9 @@
+/** Where a command came from; copied into the metadata of the events it appends. */
+export interface CommandOrigin {
+  batchId: string | null;
+  requestId: string | null;
+  jobId: string | null;
+}
+
+/** What an ingest command did: appended new events, or found the same fact already recorded. */
+export type IngestOutcome = 'appended' | 'duplicate';

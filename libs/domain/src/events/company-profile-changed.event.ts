@@ -1,0 +1,13 @@
+import type { CompanyProfile } from './company-registered.event.js';
+import type { DomainEvent } from './domain-event.js';
+
+/** The company's whole new profile (not a patch), so a reader needs no earlier event. */
+export class CompanyProfileChanged implements DomainEvent<CompanyProfile> {
+  static readonly TYPE = 'company.profile-changed.v1';
+  readonly type = CompanyProfileChanged.TYPE;
+  readonly schemaVersion = 1;
+  constructor(
+    readonly streamId: string,
+    readonly payload: CompanyProfile,
+  ) {}
+}

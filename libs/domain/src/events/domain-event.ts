@@ -1,0 +1,24 @@
+/** Correlation carried by every event: where the fact came from. */
+export interface EventMetadata {
+  batch_id: string | null;
+  request_id: string | null;
+  job_id: string | null;
+  content_hash: string;
+}
+
+/** An event about to be appended to a stream. */
+export interface DomainEvent<P = unknown> {
+  readonly type: string;
+  readonly schemaVersion: number;
+  readonly streamId: string;
+  readonly payload: P;
+}
+
+/** An event as the log holds it. */
+export interface RecordedEvent<P = unknown> extends DomainEvent<P> {
+  readonly seq: number;
+  readonly streamVersion: number;
+  readonly metadata: EventMetadata;
+  /** ISO 8601. */
+  readonly recordedAt: string;
+}

@@ -1,0 +1,19 @@
+import type { DomainEvent } from './domain-event.js';
+
+export interface PricingPageRegisteredPayload {
+  page_id: string;
+  company_slug: string;
+  page_slug: string;
+  composite_slug: string;
+  pricing_page_url: string;
+}
+
+export class PricingPageRegistered implements DomainEvent<PricingPageRegisteredPayload> {
+  static readonly TYPE = 'pricing-page.registered.v1';
+  readonly type = PricingPageRegistered.TYPE;
+  readonly schemaVersion = 1;
+  constructor(
+    readonly streamId: string,
+    readonly payload: PricingPageRegisteredPayload,
+  ) {}
+}

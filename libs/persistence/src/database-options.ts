@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DatabaseConfig } from '#app/config';
+import type { DataSourceOptions } from 'typeorm';
+import { ApiKeyEntity } from './entities/api-key.entity.js';
+import { CompanyEntity } from './entities/company.entity.js';
+import { PricingPageEntity } from './entities/pricing-page.entity.js';
+import { PricingSnapshotEntity } from './entities/pricing-snapshot.entity.js';
+import { ScrapeFileEntity } from './entities/scrape-file.entity.js';
+import { InitialSchema1763700000000 } from './migrations/1763700000000-initial-schema.js';
+
+export const ENTITIES = [
+  CompanyEntity,
+  PricingPageEntity,
+  ScrapeFileEntity,
+  PricingSnapshotEntity,
+  ApiKeyEntity,
+];
+export const MIGRATIONS = [InitialSchema1763700000000];
+
+/** TypeORM options for either database. The schema comes only from migrations. */
+export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+  const common = { entities: ENTITIES, migrations: MIGRATIONS, synchronize: false, logging: false };
+  if (database.type === 'sqlite') {
+    if (database.path !== ':memory:') mkdirSync(dirname(database.path), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: database.path,
+      enableWAL: true,
+      // Other processes (a separate worker, the CLI) wait for the write lock this long.
+      timeout: 15_000,
+    };
+  }
+  return {
+    ...common,
+    type: 'postgres',
+    url: database.url,
+    // Unqualified names resolve in the configured schema (one per test file, `public` otherwise).
+    extra: { options: `-c search_path=${database.schema}` },
+  };
+}

@@ -1,0 +1,16 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** Companies read model. `id` is the log position of the company's registration. */
+@Entity('companies')
+export class CompanyEntity {
+  @PrimaryColumn('integer') id!: number;
+  @Column('varchar', { length: 255, unique: true }) slug!: string;
+  @Column('varchar', { length: 255 }) name!: string;
+  @Column('varchar', { length: 64 }) category!: string;
+  @Column('varchar', { length: 32 }) employees!: string;
+  /** Lower bound of the size band, so bands sort as numbers. */
+  @Column('integer', { name: 'employees_min' }) employeesMin!: number;
+  @Column('varchar', { length: 2048 }) url!: string;
+  @Column('varchar', { name: 'created_at', length: 32 }) createdAt!: string;
+  @Column('varchar', { name: 'updated_at', length: 32 }) updatedAt!: string;
+}

@@ -1,0 +1,168 @@
+import { Injectable } from '@nestjs/common';
+import type { DomainEvent, EventMetadata, RecordedEvent } from '#app/domain';
+import { isUniqueViolation } from '../sql.js';
+import { Transaction, TransactionRunner } from '../transaction-runner.js';
+import { StreamConcurrencyError } from './concurrency.error.js';
+
+export interface PendingAppend {
+  event: DomainEvent;
+  /** The stream's version before this event (0 for a new stream). */
+  expectedVersion: number;
+  /** Unique across the whole log: the same command applied twice cannot append twice. */
+  idempotencyKey: string;
+  metadata: EventMetadata;
+}
+
+/** A position in the log as projectors walk it: (transaction id, seq); SQLite's id is always 0. */
+export interface LogPosition {
+  transactionId: string;
+  seq: number;
+}
+
+export interface PositionedEvent {
+  event: RecordedEvent;
+  position: LogPosition;
+}
+
+interface EventRow {
+  seq: number | string;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  schema_version: number;
+  payload: string;
+  metadata: string;
+  recorded_at: string | Date;
+  transaction_id: string | number;
+}
+
+const COLUMNS =
+  'seq, stream_id, stream_version, type, schema_version, payload, metadata, recorded_at, transaction_id';
+
+/**
+ * The append-only event log. There is deliberately no method that updates or deletes a row,
+ * and on PostgreSQL a trigger refuses both.
+ */
+@Injectable()
+export class EventStore {
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  /** Appends in one statement; throws StreamConcurrencyError when a stream version is taken. */
+  async append(tx: Transaction, appends: PendingAppend[]): Promise<RecordedEvent[]> {
+    if (appends.length === 0) return [];
+    const recordedAt = new Date().toISOString();
+    const params: unknown[] = [];
+    const tuples = appends.map(({ event, expectedVersion, idempotencyKey, metadata }) => {
+      const base = params.length;
+      params.push(
+        event.streamId,
+        expectedVersion + 1,
+        event.type,
+        event.schemaVersion,
+        JSON.stringify(event.payload),
+        JSON.stringify(metadata),
+        idempotencyKey,
+        recordedAt,
+      );
+      return `(${Array.from({ length: 8 }, (_, i) => `$${base + i + 1}`).join(', ')})`;
+    });
+    try {
+      const rows = await tx.query<EventRow>(
+        `INSERT INTO events (stream_id, stream_version, type, schema_version, payload, metadata, idempotency_key, recorded_at)
+         VALUES ${tuples.join(', ')} RETURNING ${COLUMNS}`,
+        params,
+      );
+      return rows.map(toRecordedEvent).sort((a, b) => a.seq - b.seq);
+    } catch (error) {
+      if (
+        isUniqueViolation(
+          error,
+          'uq_events_stream_version',
+          'events.stream_id, events.stream_version',
+        )
+      ) {
+        throw new StreamConcurrencyError(
+          `a stream among ${[...new Set(appends.map((a) => a.event.streamId))].join(', ')} moved on`,
+        );
+      }
+      // A taken idempotency key means the same command won a race: the caller re-reads the stream.
+      if (isUniqueViolation(error, 'uq_events_idempotency_key', 'events.idempotency_key')) {
+        throw new StreamConcurrencyError('the same command was applied concurrently');
+      }
+      throw error;
+    }
+  }
+
+  async readStream(tx: Transaction, streamId: string): Promise<RecordedEvent[]> {
+    const rows = await tx.query<EventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_version`,
+      [streamId],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  /** The first event of every stream whose id starts with `prefix`, ordered by stream id. */
+  async readStreamStartsWithPrefix(tx: Transaction, prefix: string): Promise<RecordedEvent[]> {
+    // A half-open range on the (stream_id, stream_version) index instead of LIKE, whose
+    // wildcards would need escaping and which an index serves only under some collations.
+    const rows = await tx.query<EventRow>(
+      `SELECT ${COLUMNS} FROM events
+       WHERE stream_id >= $1 AND stream_id < $2 AND stream_version = 1
+       ORDER BY stream_id`,
+      [prefix, `${prefix}\u{10FFFF}`],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  /**
+   * Events after `after` in projection order, at most `limit`. On PostgreSQL a transaction can
+   * commit a lower seq after a higher one is visible; reading only transactions older than the
+   * snapshot's xmin (none of which can still commit) and ordering by (transaction, seq) means
+   * a projector never steps past an event that has yet to appear.
+   */
+  async readForProjection(
+    tx: Transaction,
+    after: LogPosition,
+    limit: number,
+  ): Promise<PositionedEvent[]> {
+    const rows =
+      tx.dialect === 'postgres'
+        ? await tx.query<EventRow>(
+            `SELECT ${COLUMNS} FROM events
+             WHERE (transaction_id, seq) > ($1::xid8, $2::bigint)
+               AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+             ORDER BY transaction_id, seq
+             LIMIT $3`,
+            [after.transactionId, after.seq, limit],
+          )
+        : await tx.query<EventRow>(
+            `SELECT ${COLUMNS} FROM events WHERE seq > $1 ORDER BY seq LIMIT $2`,
+            [after.seq, limit],
+          );
+    return rows.map((row) => ({
+      event: toRecordedEvent(row),
+      position: { transactionId: String(row.transaction_id), seq: Number(row.seq) },
+    }));
+  }
+
+  /** The highest seq in the log (0 when empty). */
+  async headSeq(): Promise<number> {
+    const [row] = await this.transactions.query<{ head: number | string | null }>(
+      'SELECT MAX(seq) AS head FROM events',
+    );
+    return Number(row?.head ?? 0);
+  }
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    seq: Number(row.seq),
+    streamId: row.stream_id,
+    streamVersion: Number(row.stream_version),
+    type: row.type,
+    schemaVersion: Number(row.schema_version),
+    payload: JSON.parse(row.payload) as unknown,
+    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
+    recordedAt: row.recorded_at instanceof Date ? row.recorded_at.toISOString() : row.recorded_at,
+  };
+}

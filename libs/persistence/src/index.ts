@@ -1,0 +1,19 @@
+export { PersistenceModule } from './persistence.module.js';
+export { buildDataSourceOptions } from './database-options.js';
+export { runMigrations } from './migrate.js';
+export { Transaction, TransactionRunner } from './transaction-runner.js';
+export {
+  EventStore,
+  type PendingAppend,
+  type LogPosition,
+  type PositionedEvent,
+} from './events/event-store.js';
+export { StreamConcurrencyError } from './events/concurrency.error.js';
+export { CheckpointStore, START_OF_LOG } from './projections/checkpoint-store.js';
+export { ReadModelTables } from './read-models/read-model-tables.js';
+export { ApiKeyRepository } from './keys/api-key.repository.js';
+export { ApiKeyEntity } from './entities/api-key.entity.js';
+export { CompanyEntity } from './entities/company.entity.js';
+export { PricingPageEntity } from './entities/pricing-page.entity.js';
+export { ScrapeFileEntity } from './entities/scrape-file.entity.js';
+export { PricingSnapshotEntity } from './entities/pricing-snapshot.entity.js';

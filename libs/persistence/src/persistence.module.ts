@@ -1,0 +1,44 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '#app/config';
+import { DataSource } from 'typeorm';
+import { buildDataSourceOptions } from './database-options.js';
+import { EventStore } from './events/event-store.js';
+import { ApiKeyRepository } from './keys/api-key.repository.js';
+import { runMigrations } from './migrate.js';
+import { CheckpointStore } from './projections/checkpoint-store.js';
+import { ReadModelTables } from './read-models/read-model-tables.js';
+import { TransactionRunner } from './transaction-runner.js';
+
+const PROVIDERS = [
+  TransactionRunner,
+  EventStore,
+  CheckpointStore,
+  ReadModelTables,
+  ApiKeyRepository,
+];
+
+/** The database: connected and migrated before any other provider can use it. */
+@Global()
+@Module({})
+export class PersistenceModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: PersistenceModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [AppConfig],
+          useFactory: (config: AppConfig) => buildDataSourceOptions(config.database),
+          dataSourceFactory: async (options) => {
+            if (!options) throw new Error('database options missing');
+            const dataSource = await new DataSource(options).initialize();
+            await runMigrations(dataSource);
+            return dataSource;
+          },
+        }),
+      ],
+      providers: PROVIDERS,
+      exports: PROVIDERS,
+    };
+  }
+}

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import type { LogPosition } from '../events/event-store.js';
+import { Transaction, TransactionRunner } from '../transaction-runner.js';
+
+export const START_OF_LOG: LogPosition = { transactionId: '0', seq: 0 };
+
+interface CheckpointRow {
+  last_seq: number | string;
+  last_transaction_id: string;
+}
+
+/**
+ * Where each projector stands in the log. A checkpoint is only ever moved inside the transaction
+ * that applied the events, so a read model and its checkpoint cannot disagree.
+ */
+@Injectable()
+export class CheckpointStore {
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  async ensure(name: string): Promise<void> {
+    await this.transactions.query(
+      `INSERT INTO projection_checkpoints (name, last_seq, last_transaction_id, updated_at)
+       VALUES ($1, 0, '0', $2) ON CONFLICT (name) DO NOTHING`,
+      [name, new Date().toISOString()],
+    );
+  }
+
+  /**
+   * Locks the projector's checkpoint for this transaction. Without `wait`, null when another
+   * process holds it: that process is applying the same events, and this one must not too.
+   */
+  async claim(
+    tx: Transaction,
+    name: string,
+    { wait }: { wait: boolean },
+  ): Promise<LogPosition | null> {
+    // SQLite's BEGIN IMMEDIATE already holds the only write lock.
+    const lock = tx.dialect !== 'postgres' ? '' : wait ? 'FOR UPDATE' : 'FOR UPDATE SKIP LOCKED';
+    const [row] = await tx.query<CheckpointRow>(
+      `SELECT last_seq, last_transaction_id FROM projection_checkpoints WHERE name = $1 ${lock}`,
+      [name],
+    );
+    return row ? { transactionId: row.last_transaction_id, seq: Number(row.last_seq) } : null;
+  }
+
+  async advance(tx: Transaction, name: string, position: LogPosition): Promise<void> {
+    await tx.query(
+      `UPDATE projection_checkpoints SET last_seq = $1, last_transaction_id = $2, updated_at = $3
+       WHERE name = $4`,
+      [position.seq, position.transactionId, new Date().toISOString(), name],
+    );
+  }
+
+  /** Every checkpoint's seq, for lag reporting and for waiting until projections caught up. */
+  async positions(): Promise<Record<string, number>> {
+    const rows = await this.transactions.query<{ name: string; last_seq: number | string }>(
+      'SELECT name, last_seq FROM projection_checkpoints',
+    );
+    return Object.fromEntries(rows.map((row) => [row.name, Number(row.last_seq)]));
+  }
+}

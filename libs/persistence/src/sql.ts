@@ -1,0 +1,45 @@
+import type { EntityManager } from 'typeorm';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * Runs SQL written with PostgreSQL's `$1` placeholders on either database (SQLite reads `?`).
+ * Raw SQL is kept to what the query builder cannot say: the event log and its checkpoints.
+ */
+export function runSql<T = Record<string, unknown>>(
+  manager: EntityManager,
+  dialect: Dialect,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
+  if (dialect === 'postgres') return manager.query(sql, params) as Promise<T[]>;
+  // better-sqlite3 binds anonymous `?` in order, so each `$n` becomes `?` with its value in place.
+  const values: unknown[] = [];
+  const text = sql.replace(/\$(\d+)/g, (_match, index: string) => {
+    values.push(toSqliteValue(params[Number(index) - 1]));
+    return '?';
+  });
+  return manager.query(text, values) as Promise<T[]>;
+}
+
+function toSqliteValue(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value;
+}
+
+/** True when the error is a unique-constraint violation of the named constraint's columns. */
+export function isUniqueViolation(
+  error: unknown,
+  constraint: string,
+  sqliteColumns: string,
+): boolean {
+  const driverError = (
+    error as { driverError?: { code?: string; constraint?: string; message?: string } }
+  )?.driverError;
+  if (!driverError) return false;
+  if (driverError.code === '23505') return driverError.constraint === constraint;
+  return (
+    driverError.code === 'SQLITE_CONSTRAINT_UNIQUE' &&
+    (driverError.message ?? '').includes(sqliteColumns)
+  );
+}

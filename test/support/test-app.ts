@@ -1,0 +1,83 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ApiKeysService, type ApiKeyScope } from '#app/access';
+import type { AppConfig } from '#app/config';
+import type { IngestRecord } from '#app/contracts';
+import { createHttpApp } from '../../apps/api/src/http-app.js';
+import { WorkerModule } from '../../apps/worker/src/worker.module.js';
+import { waitFor } from './wait-for.js';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  baseUrl: string;
+  /** A fetch against the app; `path` starts after `/v1`. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  createKey(scopes: ApiKeyScope[], plan?: string): Promise<string>;
+  /** Posts a batch with an ingest key and returns the batch id (expects 202). */
+  ingest(records: IngestRecord[] | unknown[]): Promise<string>;
+  /** Waits until no record of the batch is waiting or active; returns its status. */
+  settled(batchId: string, timeoutMs?: number): Promise<BatchStatusBody>;
+  close(): Promise<void>;
+}
+
+export interface BatchStatusBody {
+  batch_id: string;
+  total: number;
+  complete: boolean;
+  counts: Record<'waiting' | 'active' | 'done' | 'duplicate' | 'failed' | 'unknown', number>;
+  failures: { index: number; job_id: string; type: string; reason: string }[];
+}
+
+/** The HTTP app on a free port, with the worker in the same process unless told otherwise. */
+export async function startTestApp(
+  config: AppConfig,
+  { withWorker = true }: { withWorker?: boolean } = {},
+): Promise<TestApp> {
+  const app = await createHttpApp(config, {
+    extraModules: withWorker ? [WorkerModule] : [],
+    shutdownHooks: false,
+  });
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  const baseUrl = `http://127.0.0.1:${address.port}/v1`;
+  const keys = app.get(ApiKeysService);
+  let ingestKey: string | null = null;
+
+  const testApp: TestApp = {
+    app,
+    config,
+    baseUrl,
+    request: (path, init) => fetch(`${baseUrl}${path}`, init),
+    createKey: async (scopes, plan = 'enterprise') =>
+      (await keys.create({ name: `test-${scopes.join('-')}`, plan, scopes })).key,
+    async ingest(records) {
+      ingestKey ??= await testApp.createKey(['ingest']);
+      const response = await testApp.request('/ingest/records', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ingestKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(records),
+      });
+      const body = (await response.json()) as { batch_id: string };
+      if (response.status !== 202) {
+        throw new Error(`ingest answered ${response.status}: ${JSON.stringify(body)}`);
+      }
+      return body.batch_id;
+    },
+    async settled(batchId, timeoutMs = 30_000) {
+      ingestKey ??= await testApp.createKey(['ingest']);
+      return waitFor(
+        `batch ${batchId} to settle`,
+        async () => {
+          const response = await testApp.request(`/ingest/batches/${batchId}`, {
+            headers: { authorization: `Bearer ${ingestKey}` },
+          });
+          const body = (await response.json()) as BatchStatusBody;
+          return body.complete ? body : undefined;
+        },
+        timeoutMs,
+      );
+    },
+    close: () => app.close(),
+  };
+  return testApp;
+}

@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type AppConfig } from '#app/config';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+
+/**
+ * Where one test file keeps its data: its own SQLite file or PostgreSQL schema, and its own
+ * BullMQ prefix, so files can run in parallel against the same servers.
+ * TEST_DATABASE_URL picks the database: unset or `sqlite` for SQLite, or a postgres:// URL.
+ */
+export interface TestEnvironment {
+  /** Environment variables for loadConfig or for a child process. */
+  env: Record<string, string>;
+  config(overrides?: Record<string, string>): AppConfig;
+  dialect: 'sqlite' | 'postgres';
+  /** Drops the schema or file and deletes the file's Redis keys. */
+  cleanup(): Promise<void>;
+}
+
+export function testEnvironment(overrides: Record<string, string> = {}): TestEnvironment {
+  const id = randomBytes(5).toString('hex');
+  const databaseUrl = process.env.TEST_DATABASE_URL ?? 'sqlite';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const dialect = databaseUrl.startsWith('postgres') ? 'postgres' : 'sqlite';
+  const directory = dialect === 'sqlite' ? mkdtempSync(join(tmpdir(), 'pricing-test-')) : null;
+  const schema = `t_${id}`;
+  const prefix = `{test-${id}}`;
+  const env: Record<string, string> = {
+    DATABASE_URL: directory ? `sqlite:${join(directory, 'test.db')}` : databaseUrl,
+    DATABASE_SCHEMA: schema,
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: prefix,
+    ADMIN_TOKEN: `admin-token-${id}-0123456789`,
+    DEMO_DATA: 'false',
+    INGEST_BACKOFF_MS: '100',
+    INGEST_ATTEMPTS: '5',
+    INGEST_LOCK_MS: '2000',
+    PROJECTION_POLL_MS: '50',
+    LOG_LEVEL: 'warn',
+    ...overrides,
+  };
+  return {
+    env,
+    dialect,
+    config: (more = {}) => loadConfig({ ...env, ...more }),
+    async cleanup() {
+      const redis = new Redis(redisUrl);
+      try {
+        for (let cursor = '0'; ;) {
+          const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+          if (keys.length > 0) await redis.del(...keys);
+          cursor = next;
+          if (cursor === '0') break;
+        }
+      } finally {
+        redis.disconnect();
+      }
+      if (directory) rmSync(directory, { recursive: true, force: true });
+      else {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.end();
+      }
+    },
+  };
+}
