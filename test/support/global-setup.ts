@@ -1,12 +1,17 @@
 import { execSync } from 'node:child_process';
 import { Redis } from 'ioredis';
+import { DEFAULT_REDIS_URL, startLocalRedisIfNeeded } from '../../apps/api/src/local-redis.js';
 
 /**
- * Once per run: Redis must answer (tests use a real one), and the compiled output must be
- * fresh, because the multi-process tests start `node dist/...` as real child processes.
+ * Once per run: a real Redis must answer (started from PATH, as `npm start` does, when none
+ * does on the default address), and the compiled output must be fresh, because the
+ * multi-process tests run `node dist/...` as real child processes.
  */
-export default async function setup(): Promise<void> {
-  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+export default async function setup(): Promise<() => void> {
+  const url = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
+  const localRedis =
+    url === DEFAULT_REDIS_URL ? await startLocalRedisIfNeeded('./data/test-redis') : null;
+  const redis = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
@@ -15,9 +20,12 @@ export default async function setup(): Promise<void> {
     await redis.connect();
     await redis.ping();
   } catch {
-    throw new Error('Tests need a real Redis: start one on 127.0.0.1:6379 or set REDIS_URL');
+    throw new Error(`Tests need a real Redis: none answers at ${url}`);
   } finally {
     redis.disconnect();
   }
   execSync('npm run build', { stdio: 'inherit' });
+  return () => {
+    localRedis?.kill('SIGTERM');
+  };
 }

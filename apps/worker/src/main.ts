@@ -2,14 +2,15 @@ import 'reflect-metadata';
 import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { ConfigModule, enabledLogLevels, loadConfig, type AppConfig } from '#app/config';
+import { ConfigModule, enabledLogLevels, loadConfig } from '#app/config';
 import { PersistenceModule } from '#app/persistence';
 import { WorkerModule } from './worker.module.js';
 
 @Module({})
 class WorkerProcessModule {}
 
-export async function startWorker(config: AppConfig) {
+async function main(): Promise<void> {
+  const config = loadConfig();
   const app = await NestFactory.createApplicationContext(
     {
       module: WorkerProcessModule,
@@ -24,15 +25,10 @@ export async function startWorker(config: AppConfig) {
   );
   app.enableShutdownHooks();
   await app.init();
-  return app;
+  new Logger('Worker').log('worker started');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  startWorker(loadConfig()).then(
-    () => new Logger('Worker').log('worker started'),
-    (error: Error) => {
-      console.error(error.message);
-      process.exit(1);
-    },
-  );
-}
+main().catch((error: Error) => {
+  console.error(error.message);
+  process.exit(1);
+});

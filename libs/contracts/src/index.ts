@@ -3,3 +3,4 @@ export * from './ingest-job.js';
 export * from './record-validation.js';
 export * from './ingest-queue-options.js';
 export * from './ingest-queue.js';
+export * from './redis-connection.js';

@@ -1,9 +1,10 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#app/config';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { ingestJobOptions } from './ingest-queue-options.js';
 import { INGEST_QUEUE } from './queues.js';
+import { createRedisConnection } from './redis-connection.js';
 import type { IngestJobData, IngestJobResult } from './ingest-job.js';
 
 /** The producer side of the ingest queue, with the configured default job options. */
@@ -14,12 +15,16 @@ export class IngestQueue implements OnApplicationShutdown {
 
   constructor(config: AppConfig) {
     // A producer fails fast when Redis is away, so a request can answer 503 instead of hanging.
-    this.connection = new Redis(config.redis.url, { maxRetriesPerRequest: 1 });
+    this.connection = createRedisConnection(config.redis.url, 'producer', {
+      maxRetriesPerRequest: 1,
+    });
     this.queue = new Queue(INGEST_QUEUE, {
       connection: this.connection,
       prefix: config.redis.queuePrefix,
       defaultJobOptions: ingestJobOptions(config),
     });
+    // The connection reports outages itself; without a listener the queue prints each one.
+    this.queue.on('error', () => undefined);
   }
 
   /** Plain commands on the queue's connection (batch manifests live next to the jobs). */

@@ -38,10 +38,6 @@ export class TransactionRunner {
     return runSql<T>(this.dataSource.manager, this.dialect, sql, params);
   }
 
-  get manager(): EntityManager {
-    return this.dataSource.manager;
-  }
-
   private async runOnSqlite<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     // IMMEDIATE takes the write lock up front: a deferred transaction that reads and then

@@ -26,7 +26,23 @@ export function describeError(exception: unknown): ErrorDescription {
       message: fastifyError.message ?? 'Bad request',
     };
   }
+  if (isRedisUnavailable(exception)) {
+    return {
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'A backing service is unavailable; nothing was done. Retry shortly',
+      details: { retry_after: RETRY_AFTER_SECONDS },
+    };
+  }
   return { status: 500, code: 'INTERNAL_ERROR', message: 'An unexpected error occurred' };
+}
+
+const RETRY_AFTER_SECONDS = 5;
+
+/** ioredis gave up on a command because the server cannot be reached. */
+function isRedisUnavailable(exception: unknown): boolean {
+  const error = exception as { name?: string; message?: string } | null;
+  return error?.name === 'MaxRetriesPerRequestError' || error?.message === 'Connection is closed.';
 }
 
 function codeForStatus(status: number): string {
@@ -44,16 +60,20 @@ function codeForStatus(status: number): string {
 
 const logger = new Logger('Errors');
 
-/** Sends the documented body; logs a 5xx with its request id (the client gets only the id). */
+/** Sends the documented body; logs a 500 with its stack and request id (the client gets the id). */
 function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const description = describeError(exception);
-  if (description.status >= 500) {
+  if (description.status === 503) {
+    logger.warn(`request ${request.id}: ${description.message} (${(exception as Error)?.message})`);
+  } else if (description.status >= 500) {
     logger.error(
       `request ${request.id} ${request.method} ${request.routeOptions?.url ?? request.url}: ${
         (exception as Error)?.stack ?? String(exception)
       }`,
     );
   }
+  const retryAfter = description.details?.retry_after;
+  if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
   void reply.status(description.status).send(errorBody(description, request.url, request.id));
 }
 

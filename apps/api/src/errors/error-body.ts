@@ -35,6 +35,8 @@ export function errorBody(
         message: error.message,
       };
   if (error.details) body.details = error.details;
+  // Clients of the live service read retry_after at either level.
+  if (error.details?.retry_after !== undefined) body.retry_after = error.details.retry_after;
   if (error.status >= 500 && error.status !== 503) {
     body.request_id = requestId;
     body.timestamp = new Date().toISOString();

@@ -1,8 +1,13 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#app/config';
-import { INGEST_QUEUE, type IngestJobData, type IngestJobResult } from '#app/contracts';
+import {
+  INGEST_QUEUE,
+  createRedisConnection,
+  type IngestJobData,
+  type IngestJobResult,
+} from '#app/contracts';
 import { Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { IngestProcessor } from './ingest.processor.js';
 
 /** Owns the BullMQ worker of the ingest queue: started with the app, drained on shutdown. */
@@ -19,7 +24,9 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
 
   onApplicationBootstrap(): void {
     // Blocking commands of a worker must wait out a Redis outage instead of failing.
-    this.connection = new Redis(this.config.redis.url, { maxRetriesPerRequest: null });
+    this.connection = createRedisConnection(this.config.redis.url, 'worker', {
+      maxRetriesPerRequest: null,
+    });
     this.worker = new Worker(INGEST_QUEUE, (job) => this.processor.process(job), {
       connection: this.connection,
       prefix: this.config.redis.queuePrefix,
@@ -36,9 +43,24 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
     this.worker.on('error', (error) => this.logger.error(`ingest worker: ${error.message}`));
   }
 
-  /** Stops taking jobs and waits for the ones in flight. */
+  /**
+   * Stops taking jobs and waits for the ones in flight, for at most the grace time; a job still
+   * running then is left to BullMQ's stalled-job check, which hands it to another worker.
+   */
   async onApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
+    if (this.worker) {
+      const worker = this.worker;
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<'timeout'>((done) => {
+        timer = setTimeout(() => done('timeout'), this.config.shutdownGraceMs);
+      });
+      const drained = await Promise.race([worker.close().then(() => 'closed' as const), graceOver]);
+      clearTimeout(timer);
+      if (drained === 'timeout') {
+        this.logger.warn('shutdown grace time over: leaving unfinished jobs to other workers');
+        await worker.close(true);
+      }
+    }
     await this.connection?.quit().catch(() => undefined);
   }
 }

@@ -50,12 +50,4 @@ export class CheckpointStore {
       [position.seq, position.transactionId, new Date().toISOString(), name],
     );
   }
-
-  /** Every checkpoint's seq, for lag reporting and for waiting until projections caught up. */
-  async positions(): Promise<Record<string, number>> {
-    const rows = await this.transactions.query<{ name: string; last_seq: number | string }>(
-      'SELECT name, last_seq FROM projection_checkpoints',
-    );
-    return Object.fromEntries(rows.map((row) => [row.name, Number(row.last_seq)]));
-  }
 }

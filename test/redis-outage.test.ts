@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisAnswers } from '../apps/api/src/local-redis.js';
+import { records } from './support/records.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+import { testEnvironment } from './support/test-environment.js';
+import { waitFor } from './support/wait-for.js';
+
+// A Redis of this file's own, so stopping it disturbs no other test.
+const port = 20_000 + Math.floor(Math.random() * 20_000);
+const environment = testEnvironment({ REDIS_URL: `redis://127.0.0.1:${port}` });
+let redis: ChildProcess | null = null;
+let api: TestApp;
+
+async function startRedis(): Promise<void> {
+  redis = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  await waitFor('redis to answer', async () =>
+    (await redisAnswers('127.0.0.1', port)) ? true : undefined,
+  );
+}
+
+async function stopRedis(): Promise<void> {
+  const stopping = redis;
+  redis = null;
+  if (!stopping) return;
+  const exited = new Promise((done) => stopping.once('exit', done));
+  stopping.kill('SIGKILL');
+  await exited;
+}
+
+const post = async (key: string, slug: string) =>
+  api.request('/ingest/records', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify([records.company(slug)]),
+    signal: AbortSignal.timeout(10_000),
+  });
+
+beforeAll(async () => {
+  await startRedis();
+  api = await startTestApp(environment.config(), { withWorker: false });
+});
+
+afterAll(async () => {
+  await api?.close();
+  await stopRedis();
+  await environment.cleanup();
+});
+
+describe('ingestion while Redis is unreachable', () => {
+  it('answers 503 with retry_after (never hangs, never a 500) and recovers without a restart', async () => {
+    const key = await api.createKey(['ingest']);
+    expect((await post(key, 'before.io')).status).toBe(202);
+
+    await stopRedis();
+    const started = Date.now();
+    const refused = await post(key, 'during.io');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    const body = (await refused.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      error: 'Service Unavailable',
+      details: { retry_after: expect.any(Number) },
+    });
+    expect(body.retry_after).toBe((body.details as { retry_after: number }).retry_after);
+
+    await startRedis();
+    const recovered = await waitFor('ingest to accept again', async () => {
+      const response = await post(key, 'after.io');
+      return response.status === 202 ? response : undefined;
+    });
+    expect(recovered.status).toBe(202);
+  });
+});
