@@ -1,3 +1,5 @@
+// class-transformer reads decorator metadata when this module loads, whoever imports it.
+import 'reflect-metadata';
 import { Transform } from 'class-transformer';
 import {
   IsBoolean,

@@ -1,3 +1,5 @@
+// class-transformer reads decorator metadata when this module loads, whoever imports it.
+import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
 import {
   Equals,
@@ -20,7 +22,6 @@ import {
   type ValidatorOptions,
 } from 'class-validator';
 import {
-  BILLING_VALUES,
   CATEGORIES,
   COMPANY_SLUG,
   OPEN_IDENTIFIER,
@@ -72,6 +73,7 @@ class ScrapeRecordInput {
   company_slug!: string;
   @IsString()
   @Matches(PAGE_SLUG, { message: 'page_slug must be one lower-case label or empty' })
+  @MaxLength(100)
   page_slug!: string;
   @Matches(VERSION_PATTERN, { message: 'version must be YYYYMMDD' }) version!: string;
   @Matches(HTTP_URL, { message: 'page_url must be an http(s) URL' })
@@ -106,8 +108,7 @@ class PricingMetricInputDto {
 }
 
 class ChargeInputDto {
-  @IsIn(BILLING_VALUES, { message: `billing must be one of: ${BILLING_VALUES.join(', ')}` })
-  billing!: string;
+  @identifier('billing') billing!: string;
   @Matches(/^[A-Z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
   currency!: string;
   @ValidateIf((_, v) => v !== null)
@@ -152,6 +153,7 @@ class PricingRecordInput {
   company_slug!: string;
   @IsString()
   @Matches(PAGE_SLUG, { message: 'page_slug must be one lower-case label or empty' })
+  @MaxLength(100)
   page_slug!: string;
   @Matches(VERSION_PATTERN, { message: 'version must be YYYYMMDD' }) version!: string;
   @IsOptional() @IsString() scraper?: string;

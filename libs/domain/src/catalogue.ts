@@ -12,6 +12,7 @@ export const CATEGORIES = [
 
 export type Category = (typeof CATEGORIES)[number];
 
+/** The billing values the interface names; billing is an open vocabulary, so others are accepted. */
 export const BILLING_VALUES = [
   'monthly_recurring_billed_monthly',
   'monthly_recurring_billed_yearly',

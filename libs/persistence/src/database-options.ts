@@ -36,7 +36,8 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
     ...common,
     type: 'postgres',
     url: database.url,
-    // Unqualified names resolve in the configured schema (one per test file, `public` otherwise).
+    // TypeORM qualifies its own queries with `schema`; our raw SQL resolves through search_path.
+    schema: database.schema,
     extra: { options: `-c search_path=${database.schema}` },
   };
 }

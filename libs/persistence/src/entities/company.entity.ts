@@ -1,10 +1,11 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn, Unique } from 'typeorm';
 
 /** Companies read model. `id` is the log position of the company's registration. */
 @Entity('companies')
+@Unique('uq_companies_slug', ['slug'])
 export class CompanyEntity {
   @PrimaryColumn('integer') id!: number;
-  @Column('varchar', { length: 255, unique: true }) slug!: string;
+  @Column('varchar', { length: 255 }) slug!: string;
   @Column('varchar', { length: 255 }) name!: string;
   @Column('varchar', { length: 64 }) category!: string;
   @Column('varchar', { length: 32 }) employees!: string;

@@ -1,7 +1,8 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn, Unique } from 'typeorm';
 
 /** One ready-to-serve pricing document (JSON text) per page and version. */
 @Entity('pricing_snapshots')
+@Unique('uq_pricing_snapshots_page_version', ['pageId', 'version'])
 export class PricingSnapshotEntity {
   @PrimaryColumn('varchar', { length: 36 }) id!: string;
   @Column('varchar', { name: 'page_id', length: 36 }) pageId!: string;

@@ -45,10 +45,10 @@ const postgresSchema = [
     idempotency_key varchar(200) NOT NULL,
     transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
     recorded_at timestamptz NOT NULL,
-    CONSTRAINT uq_events_stream_version UNIQUE (stream_id, stream_version),
-    CONSTRAINT uq_events_idempotency_key UNIQUE (idempotency_key)
+    CONSTRAINT "uq_events_stream_version" UNIQUE ("stream_id", "stream_version"),
+    CONSTRAINT "uq_events_idempotency_key" UNIQUE ("idempotency_key")
   )`,
-  `CREATE INDEX ix_events_transaction_seq ON events (transaction_id, seq)`,
+  `CREATE INDEX "ix_events_transaction_seq" ON "events" ("transaction_id", "seq")`,
   `CREATE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
      RAISE EXCEPTION 'the event log is append-only: % refused', TG_OP;
@@ -72,8 +72,8 @@ const sqliteSchema = [
     idempotency_key varchar(200) NOT NULL,
     transaction_id integer NOT NULL DEFAULT 0,
     recorded_at varchar(32) NOT NULL,
-    CONSTRAINT uq_events_stream_version UNIQUE (stream_id, stream_version),
-    CONSTRAINT uq_events_idempotency_key UNIQUE (idempotency_key)
+    CONSTRAINT "uq_events_stream_version" UNIQUE ("stream_id", "stream_version"),
+    CONSTRAINT "uq_events_idempotency_key" UNIQUE ("idempotency_key")
   )`,
   `CREATE TRIGGER events_no_update BEFORE UPDATE ON events
    BEGIN SELECT RAISE(ABORT, 'the event log is append-only: UPDATE refused'); END`,
@@ -98,7 +98,7 @@ const sharedSchema = [
     url varchar(2048) NOT NULL,
     created_at varchar(32) NOT NULL,
     updated_at varchar(32) NOT NULL,
-    CONSTRAINT uq_companies_slug UNIQUE (slug)
+    CONSTRAINT "uq_companies_slug" UNIQUE ("slug")
   )`,
   `CREATE TABLE pricing_pages (
     id varchar(36) NOT NULL PRIMARY KEY,
@@ -107,8 +107,8 @@ const sharedSchema = [
     composite_slug varchar(400) NOT NULL,
     pricing_page_url varchar(2048) NOT NULL,
     created_at varchar(32) NOT NULL,
-    CONSTRAINT uq_pricing_pages_composite_slug UNIQUE (composite_slug),
-    CONSTRAINT uq_pricing_pages_company_page UNIQUE (company_slug, page_slug)
+    CONSTRAINT "uq_pricing_pages_composite_slug" UNIQUE ("composite_slug"),
+    CONSTRAINT "uq_pricing_pages_company_page" UNIQUE ("company_slug", "page_slug")
   )`,
   `CREATE TABLE scrape_files (
     id varchar(36) NOT NULL PRIMARY KEY,
@@ -127,9 +127,9 @@ const sharedSchema = [
     banner_free boolean,
     created_at varchar(32) NOT NULL,
     updated_at varchar(32) NOT NULL,
-    CONSTRAINT uq_scrape_files_page_version_scraper UNIQUE (page_id, version, scraper)
+    CONSTRAINT "uq_scrape_files_page_version_scraper" UNIQUE ("page_id", "version", "scraper")
   )`,
-  `CREATE INDEX ix_scrape_files_company_version ON scrape_files (company_slug, version)`,
+  `CREATE INDEX "ix_scrape_files_company_version" ON "scrape_files" ("company_slug", "version")`,
   `CREATE TABLE pricing_snapshots (
     id varchar(36) NOT NULL PRIMARY KEY,
     page_id varchar(36) NOT NULL,
@@ -138,7 +138,7 @@ const sharedSchema = [
     version varchar(8) NOT NULL,
     document text NOT NULL,
     created_at varchar(32) NOT NULL,
-    CONSTRAINT uq_pricing_snapshots_page_version UNIQUE (page_id, version)
+    CONSTRAINT "uq_pricing_snapshots_page_version" UNIQUE ("page_id", "version")
   )`,
   `CREATE TABLE api_keys (
     id varchar(36) NOT NULL PRIMARY KEY,
@@ -151,6 +151,6 @@ const sharedSchema = [
     revoked_at varchar(32),
     created_at varchar(32) NOT NULL,
     last_used_at varchar(32),
-    CONSTRAINT uq_api_keys_key_hash UNIQUE (key_hash)
+    CONSTRAINT "uq_api_keys_key_hash" UNIQUE ("key_hash")
   )`,
 ];

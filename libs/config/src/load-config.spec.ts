@@ -1,0 +1,244 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from './config.error.js';
+import { loadConfig } from './load-config.js';
+
+/** The ConfigError thrown by loadConfig for this environment. */
+function configError(env: Record<string, string | undefined>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig defaults', () => {
+  const config = loadConfig({});
+
+  it('listens on port 3000', () => {
+    expect(config.http.port).toBe(3000);
+  });
+
+  it('uses the embedded SQLite database ./data/pricing.db', () => {
+    expect(config.database).toEqual({ type: 'sqlite', path: './data/pricing.db' });
+  });
+
+  it('uses Redis on 127.0.0.1:6379', () => {
+    expect(config.redis.url).toBe('redis://127.0.0.1:6379');
+  });
+
+  it('has no admin token and no demo data', () => {
+    expect(config.adminToken).toBeNull();
+    expect(config.demoData).toBe(false);
+  });
+
+  it('allows the four default scrapers', () => {
+    expect(config.ingest.scrapers).toEqual(['scraper_1', 'scraper_2', 'scraper_3', 'scraper_4']);
+  });
+
+  it('has the three default plans, cheapest first', () => {
+    expect(config.plans.map((plan) => plan.name)).toEqual(['free', 'pro', 'enterprise']);
+    expect(config.plans.map((plan) => plan.requestsPerHour)).toEqual([100, 1_000, 10_000]);
+    expect(config.plans.map((plan) => plan.creditsPerMonth)).toEqual([1_000, 10_000, 100_000]);
+  });
+
+  it('gives the default plans the features of the contract', () => {
+    const [free, pro, enterprise] = config.plans;
+    expect([...free!.features].sort()).toEqual(['companies', 'files', 'pages']);
+    expect([...pro!.features].sort()).toEqual(['companies', 'files', 'pages', 'pricing']);
+    expect(enterprise!.features).toEqual(expect.arrayContaining([...pro!.features, 'webhooks']));
+  });
+});
+
+describe('loadConfig values', () => {
+  it('reads the variables it is given', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'sqlite:/tmp/other.db',
+      REDIS_URL: 'redis://cache:6380',
+      ADMIN_TOKEN: 'a-long-enough-admin-token',
+      DEMO_DATA: 'true',
+      SCRAPERS: 'alpha,beta',
+      WORKER_CONCURRENCY: '3',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config.http).toEqual({ host: '0.0.0.0', port: 8080 });
+    expect(config.database).toEqual({ type: 'sqlite', path: '/tmp/other.db' });
+    expect(config.redis.url).toBe('redis://cache:6380');
+    expect(config.adminToken).toBe('a-long-enough-admin-token');
+    expect(config.demoData).toBe(true);
+    expect(config.ingest.scrapers).toEqual(['alpha', 'beta']);
+    expect(config.ingest.concurrency).toBe(3);
+    expect(config.logLevel).toBe('debug');
+  });
+
+  it('reads a postgres URL with the public schema by default', () => {
+    const url = 'postgres://user:secret@db:5432/pricing';
+    expect(loadConfig({ DATABASE_URL: url }).database).toEqual({
+      type: 'postgres',
+      url,
+      schema: 'public',
+    });
+  });
+
+  it('reads a postgresql:// URL with a configured schema', () => {
+    const url = 'postgresql://db/pricing';
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_SCHEMA: 'tenant_a' }).database).toEqual({
+      type: 'postgres',
+      url,
+      schema: 'tenant_a',
+    });
+  });
+
+  it('counts an empty string as unset', () => {
+    const config = loadConfig({
+      PORT: '',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      ADMIN_TOKEN: '',
+      DEMO_DATA: '',
+      PLANS_FILE: '',
+      WORKER_CONCURRENCY: '',
+    });
+    expect(config.http.port).toBe(3000);
+    expect(config.database).toEqual({ type: 'sqlite', path: './data/pricing.db' });
+    expect(config.redis.url).toBe('redis://127.0.0.1:6379');
+    expect(config.adminToken).toBeNull();
+    expect(config.demoData).toBe(false);
+    expect(config.plans.map((plan) => plan.name)).toEqual(['free', 'pro', 'enterprise']);
+    expect(config.ingest.concurrency).toBe(8);
+  });
+
+  it('ignores variables it does not know', () => {
+    expect(loadConfig({ PATH: '/usr/bin', SOMETHING_ELSE: 'x' }).http.port).toBe(3000);
+  });
+});
+
+describe('loadConfig demo data', () => {
+  it('is off by default and on when the caller asks for it by default', () => {
+    expect(loadConfig({}).demoData).toBe(false);
+    expect(loadConfig({}, { demoDataByDefault: true }).demoData).toBe(true);
+  });
+
+  it('lets DEMO_DATA=false turn the standalone default off', () => {
+    expect(loadConfig({ DEMO_DATA: 'false' }, { demoDataByDefault: true }).demoData).toBe(false);
+  });
+
+  it('lets DEMO_DATA=true turn it on without the default', () => {
+    expect(loadConfig({ DEMO_DATA: 'true' }, { demoDataByDefault: false }).demoData).toBe(true);
+  });
+});
+
+describe('loadConfig refusals', () => {
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '80.5'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'sqlite:'],
+    ['DATABASE_SCHEMA', 'Bad-Schema'],
+    ['REDIS_URL', 'http://127.0.0.1:6379'],
+    ['ADMIN_TOKEN', 'short'],
+    ['DEMO_DATA', 'maybe'],
+    ['DEMO_DATA', 'yes'],
+    ['SCRAPERS', 'Scraper One'],
+    ['WORKER_CONCURRENCY', '0'],
+    ['WORKER_CONCURRENCY', 'many'],
+    ['LOG_LEVEL', 'loud'],
+  ])('refuses %s=%s with a message naming the variable', (name, value) => {
+    const error = configError({ [name]: value });
+    expect(error.message).toContain(name);
+  });
+
+  it('names only the bad variable among good ones', () => {
+    const error = configError({ PORT: '8080', WORKER_CONCURRENCY: '0' });
+    expect(error.message).toContain('WORKER_CONCURRENCY');
+    expect(error.message).not.toContain('PORT');
+  });
+
+  it('names every bad variable at once', () => {
+    const error = configError({ PORT: 'abc', DEMO_DATA: 'maybe' });
+    expect(error.message).toContain('PORT');
+    expect(error.message).toContain('DEMO_DATA');
+  });
+
+  it('accepts an admin token of 16 characters', () => {
+    expect(loadConfig({ ADMIN_TOKEN: 'x'.repeat(16) }).adminToken).toBe('x'.repeat(16));
+    expect(configError({ ADMIN_TOKEN: 'x'.repeat(15) }).message).toContain('ADMIN_TOKEN');
+  });
+});
+
+describe('loadConfig PLANS_FILE', () => {
+  let dir: string;
+  const write = (name: string, content: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    return path;
+  };
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'plans-file-spec-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('replaces the default plans, in the order of the file', () => {
+    const path = write(
+      'plans.json',
+      JSON.stringify({
+        starter: { requests_per_hour: 50, credits_per_month: 500, features: ['companies'] },
+        growth: {
+          requests_per_hour: 500,
+          credits_per_month: 5_000,
+          features: ['companies', 'pages', 'files', 'pricing'],
+        },
+      }),
+    );
+    expect(loadConfig({ PLANS_FILE: path }).plans).toEqual([
+      { name: 'starter', requestsPerHour: 50, creditsPerMonth: 500, features: ['companies'] },
+      {
+        name: 'growth',
+        requestsPerHour: 500,
+        creditsPerMonth: 5_000,
+        features: ['companies', 'pages', 'files', 'pricing'],
+      },
+    ]);
+  });
+
+  it('refuses a plan with an unknown feature, naming PLANS_FILE', () => {
+    const path = write(
+      'unknown-feature.json',
+      JSON.stringify({
+        basic: { requests_per_hour: 10, credits_per_month: 10, features: ['teleportation'] },
+      }),
+    );
+    expect(configError({ PLANS_FILE: path }).message).toContain('PLANS_FILE');
+  });
+
+  it.each([
+    ['a zero request limit', { p: { requests_per_hour: 0, credits_per_month: 1, features: [] } }],
+    ['a fractional credit', { p: { requests_per_hour: 1, credits_per_month: 1.5, features: [] } }],
+    ['a missing feature list', { p: { requests_per_hour: 1, credits_per_month: 1 } }],
+    ['no plan at all', {}],
+    ['an array instead of an object', []],
+  ])('refuses a file with %s, naming PLANS_FILE', (_why, content) => {
+    const path = write(`bad-${_why.replace(/\W+/g, '-')}.json`, JSON.stringify(content));
+    expect(configError({ PLANS_FILE: path }).message).toContain('PLANS_FILE');
+  });
+
+  it('refuses a file that is not JSON, naming PLANS_FILE', () => {
+    const path = write('broken.json', '{"free": ');
+    expect(configError({ PLANS_FILE: path }).message).toContain('PLANS_FILE');
+  });
+
+  it('refuses a missing file, naming PLANS_FILE', () => {
+    const error = configError({ PLANS_FILE: join(dir, 'does-not-exist.json') });
+    expect(error.message).toContain('PLANS_FILE');
+  });
+});

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import type { CompanyRecord, PricingRecord, ScrapeRecord } from '#app/domain';
+import { ingestJobId } from './ingest-job.js';
+
+const company: CompanyRecord = {
+  type: 'company',
+  slug: 'notion.so',
+  name: 'Notion',
+  category: 'Productivity',
+  employees: '501-1000',
+  url: 'https://www.notion.so',
+};
+
+const scrape: ScrapeRecord = {
+  type: 'scrape',
+  company_slug: 'notion.so',
+  page_slug: '',
+  version: '20250115',
+  page_url: 'https://www.notion.so/pricing',
+  screenshot_url: null,
+  markdown_url: null,
+  html_url: null,
+  ocr_url: null,
+  scraper: 'scraper_1',
+  valid: true,
+  score: 7,
+  banner_free: null,
+};
+
+const pricing: PricingRecord = {
+  type: 'pricing',
+  company_slug: 'notion.so',
+  page_slug: '',
+  version: '20250115',
+  plans: [
+    {
+      display_name: 'Plus',
+      internal_name: 'plus',
+      add_on: false,
+      charges: [
+        {
+          billing: 'monthly_recurring_billed_monthly',
+          currency: 'USD',
+          price: 10,
+          charge_type: 'recurring',
+          pricing_metric: { display_name: 'per seat', modality: 'user_based' },
+          display_name: 'Plus monthly',
+        },
+      ],
+      discounts: [],
+    },
+  ],
+};
+
+describe('ingestJobId', () => {
+  it('is deterministic', () => {
+    for (const record of [company, scrape, pricing]) {
+      expect(ingestJobId(record)).toBe(ingestJobId(structuredClone(record)));
+    }
+  });
+
+  it('contains no colon (BullMQ refuses custom ids with one)', () => {
+    for (const record of [company, scrape, pricing]) expect(ingestJobId(record)).not.toContain(':');
+  });
+
+  it('starts with the record type (the job name)', () => {
+    expect(ingestJobId(company)).toMatch(/^company-[0-9a-f]+-[0-9a-f]+$/);
+    expect(ingestJobId(pricing)).toMatch(/^pricing-[0-9a-f]+-[0-9a-f]+$/);
+  });
+
+  it('is the same for the same record with keys in another order', () => {
+    const reordered: CompanyRecord = {
+      url: company.url,
+      employees: company.employees,
+      category: company.category,
+      name: company.name,
+      slug: company.slug,
+      type: 'company',
+    };
+    expect(ingestJobId(reordered)).toBe(ingestJobId(company));
+    const charge = pricing.plans[0]!.charges[0]!;
+    const nestedReordered: PricingRecord = {
+      ...pricing,
+      plans: [
+        {
+          discounts: [],
+          charges: [
+            {
+              display_name: charge.display_name,
+              pricing_metric: { modality: 'user_based', display_name: 'per seat' },
+              charge_type: charge.charge_type,
+              price: charge.price,
+              currency: charge.currency,
+              billing: charge.billing,
+            },
+          ],
+          add_on: false,
+          internal_name: 'plus',
+          display_name: 'Plus',
+        },
+      ],
+    };
+    expect(ingestJobId(nestedReordered)).toBe(ingestJobId(pricing));
+  });
+
+  it('differs when the content differs under the same natural key', () => {
+    const sameKeyIds = [
+      ingestJobId(company),
+      ingestJobId({ ...company, name: 'Notion Labs' }),
+      ingestJobId({ ...company, employees: '1000+' }),
+    ];
+    expect(new Set(sameKeyIds).size).toBe(3);
+    // ...while the natural-key part stays the same, so the two are recognisably one key.
+    const keyPart = (id: string) => id.split('-').slice(0, 2).join('-');
+    expect(keyPart(sameKeyIds[1]!)).toBe(keyPart(sameKeyIds[0]!));
+  });
+
+  it('differs for different natural keys', () => {
+    expect(ingestJobId({ ...scrape, scraper: 'scraper_2' })).not.toBe(ingestJobId(scrape));
+    expect(ingestJobId({ ...pricing, version: '20250116' })).not.toBe(ingestJobId(pricing));
+  });
+
+  it('differs when a pricing price changes', () => {
+    const changed = structuredClone(pricing);
+    changed.plans[0]!.charges[0]!.price = 12;
+    expect(ingestJobId(changed)).not.toBe(ingestJobId(pricing));
+  });
+});

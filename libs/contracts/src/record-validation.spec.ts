@@ -1,0 +1,361 @@
+import { describe, expect, it } from 'vitest';
+import { recordProblems } from './record-validation.js';
+
+const SCRAPERS = ['scraper_1', 'scraper_2', 'scraper_3', 'scraper_4'];
+
+const company = () => ({
+  type: 'company',
+  slug: 'notion.so',
+  name: 'Notion',
+  category: 'Productivity',
+  employees: '501-1000',
+  url: 'https://www.notion.so',
+});
+
+const page = () => ({
+  type: 'page',
+  company_slug: 'notion.so',
+  page_slug: 'enterprise',
+  pricing_page_url: 'https://www.notion.so/pricing/enterprise',
+});
+
+const scrape = () => ({
+  type: 'scrape',
+  company_slug: 'notion.so',
+  page_slug: '',
+  version: '20250115',
+  page_url: 'https://www.notion.so/pricing',
+  screenshot_url: 'https://files.example.com/notion.png',
+  markdown_url: null,
+  html_url: 'http://files.example.com/notion.html',
+  ocr_url: null,
+  scraper: 'scraper_1',
+  valid: true,
+  score: 7,
+  banner_free: null,
+});
+
+const charge = (): Record<string, unknown> => ({
+  billing: 'monthly_recurring_billed_monthly',
+  currency: 'USD',
+  price: 10,
+  charge_type: 'recurring',
+  pricing_metric: { display_name: 'per seat', modality: 'user_based' },
+  usage_type: 'licensed',
+  display_name: 'Plus monthly',
+  price_display: '$10 per seat/month',
+  included_quantity: null,
+  overage_info: null,
+});
+
+const discount = (): Record<string, unknown> => ({
+  discount_category: 'annual_discount',
+  amount_type: 'percentage',
+  amount: 20,
+  description: 'Save 20% when billed yearly',
+  duration: 'annual',
+});
+
+const pricing = (
+  chargeOverride: Record<string, unknown> = {},
+  discountOverride: Record<string, unknown> = {},
+) => ({
+  type: 'pricing',
+  company_slug: 'notion.so',
+  page_slug: '',
+  version: '20250115',
+  scraper: 'scraper_2',
+  plans: [
+    {
+      display_name: 'Plus',
+      internal_name: 'plus',
+      add_on: false,
+      charges: [{ ...charge(), ...chargeOverride }],
+      discounts: [{ ...discount(), ...discountOverride }],
+    },
+  ],
+});
+
+const problems = (value: unknown) => recordProblems(value, SCRAPERS);
+
+/** A copy of the object without one field. */
+function without(value: object, field: string): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...value };
+  delete copy[field];
+  return copy;
+}
+
+/** Asserts the record is refused and that some problem mentions every given text. */
+async function expectRefused(value: unknown, ...texts: string[]): Promise<string[]> {
+  const found = await problems(value);
+  expect(found.length).toBeGreaterThan(0);
+  for (const text of texts) {
+    expect(
+      found.some((problem) => problem.includes(text)),
+      `${text} in ${found}`,
+    ).toBe(true);
+  }
+  return found;
+}
+
+describe('recordProblems: valid records', () => {
+  it.each([
+    ['company', company()],
+    ['page', page()],
+    ['scrape', scrape()],
+    ['pricing', pricing()],
+  ])('finds no problem in a valid %s record', async (_type, record) => {
+    expect(await problems(record)).toEqual([]);
+  });
+
+  it('accepts a primary page (empty page slug) and an open employees band', async () => {
+    expect(await problems({ ...page(), page_slug: '' })).toEqual([]);
+    expect(await problems({ ...company(), employees: '1000+' })).toEqual([]);
+  });
+
+  it('accepts a scrape whose optional values are all null', async () => {
+    const record = {
+      ...scrape(),
+      screenshot_url: null,
+      markdown_url: null,
+      html_url: null,
+      ocr_url: null,
+      valid: null,
+      score: null,
+      banner_free: null,
+    };
+    expect(await problems(record)).toEqual([]);
+  });
+
+  it('accepts scores 0 and 10', async () => {
+    expect(await problems({ ...scrape(), score: 0 })).toEqual([]);
+    expect(await problems({ ...scrape(), score: 10 })).toEqual([]);
+  });
+
+  it('accepts a pricing record without a scraper and with no plans', async () => {
+    expect(await problems(without(pricing(), 'scraper'))).toEqual([]);
+    expect(await problems({ ...pricing(), plans: [] })).toEqual([]);
+  });
+
+  it('accepts a null price (contact sales)', async () => {
+    expect(await problems(pricing({ price: null, billing: 'pricing_not_disclosed' }))).toEqual([]);
+  });
+
+  it('accepts a price of zero', async () => {
+    expect(await problems(pricing({ price: 0, billing: 'freemium' }))).toEqual([]);
+  });
+
+  it('accepts a null pricing_metric (flat charge)', async () => {
+    expect(await problems(pricing({ pricing_metric: null, charge_type: 'flat' }))).toEqual([]);
+  });
+
+  it('accepts a charge without usage_type, price_display, included_quantity and overage_info', async () => {
+    const record = pricing();
+    const bare = { ...charge() };
+    delete bare.usage_type;
+    delete bare.price_display;
+    delete bare.included_quantity;
+    delete bare.overage_info;
+    record.plans[0]!.charges = [bare];
+    expect(await problems(record)).toEqual([]);
+  });
+
+  it('accepts a null usage_type', async () => {
+    expect(await problems(pricing({ usage_type: null }))).toEqual([]);
+  });
+
+  it('accepts any lower-case identifier in the open vocabularies (CONTRACT 4)', async () => {
+    expect(await problems(pricing({ usage_type: 'subscription' }))).toEqual([]);
+    expect(await problems(pricing({}, { discount_category: 'flash_sale' }))).toEqual([]);
+    expect(await problems(pricing({ charge_type: 'per_unit_tiered' }))).toEqual([]);
+    expect(await problems(pricing({}, { amount_type: 'fixed_amount' }))).toEqual([]);
+    expect(
+      await problems(
+        pricing({ pricing_metric: { display_name: 'per GB', modality: 'storage_based' } }),
+      ),
+    ).toEqual([]);
+  });
+
+  it('accepts a lower-case billing value the seed has not listed (CONTRACT 4: billing is open)', async () => {
+    // CONTRACT section 4 names billing among the open vocabularies.
+    expect(await problems(pricing({ billing: 'quarterly_recurring_billed_quarterly' }))).toEqual(
+      [],
+    );
+  });
+
+  it.each(['scraper_1', 'scraper_4'])('accepts the configured scraper %s', async (scraper) => {
+    expect(await problems({ ...scrape(), scraper })).toEqual([]);
+  });
+});
+
+describe('recordProblems: refusals', () => {
+  it('refuses a value that is not an object', async () => {
+    for (const value of [null, 'company', 42, [company()]]) {
+      await expectRefused(value, 'JSON object');
+    }
+  });
+
+  it('refuses an unknown type and lists the types', async () => {
+    const found = await expectRefused({ ...company(), type: 'invoice' }, 'type');
+    expect(found.join('\n')).toContain('company, page, scrape, pricing');
+    await expectRefused({ slug: 'notion.so' }, 'type');
+  });
+
+  it.each(['Notion.so', 'notion so', '-notion.so', 'notion..so', ''])(
+    'refuses the company slug %j',
+    async (slug) => {
+      await expectRefused({ ...company(), slug }, 'slug');
+    },
+  );
+
+  it('refuses a company slug longer than 255 characters', async () => {
+    const slug = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(64)}`;
+    await expectRefused({ ...company(), slug }, 'slug');
+  });
+
+  it('refuses a bad company slug on a page, a scrape and a pricing record', async () => {
+    await expectRefused({ ...page(), company_slug: 'Notion' }, 'company_slug');
+    await expectRefused({ ...scrape(), company_slug: 'Notion' }, 'company_slug');
+    await expectRefused({ ...pricing(), company_slug: 'Notion' }, 'company_slug');
+  });
+
+  it.each(['Enterprise', 'team.plan', '-x', 'a b'])('refuses the page slug %j', async (slug) => {
+    await expectRefused({ ...page(), page_slug: slug }, 'page_slug');
+    await expectRefused({ ...scrape(), page_slug: slug }, 'page_slug');
+  });
+
+  it('refuses a page slug longer than 100 characters on every record that names a page', async () => {
+    // A page record refuses it (and the read models store at most 100), so a scrape or a
+    // pricing record naming such a page can never succeed: it should fail at validation.
+    const long = 'p'.repeat(101);
+    await expectRefused({ ...page(), page_slug: long }, 'page_slug');
+    await expectRefused({ ...scrape(), page_slug: long }, 'page_slug');
+    await expectRefused({ ...pricing(), page_slug: long }, 'page_slug');
+  });
+
+  it('refuses a missing page slug', async () => {
+    await expectRefused(without(page(), 'page_slug'), 'page_slug');
+  });
+
+  it('refuses an unknown category and lists the eight', async () => {
+    const found = await expectRefused({ ...company(), category: 'Gaming' }, 'category');
+    expect(found.join('\n')).toContain(
+      'Communication, Productivity, Development, Marketing, Sales, Customer Support, Finance, HR',
+    );
+  });
+
+  it('refuses a category in another case', async () => {
+    await expectRefused({ ...company(), category: 'productivity' }, 'category');
+  });
+
+  it.each(['abc', '10', '51 - 200', ''])('refuses the employees value %j', async (employees) => {
+    await expectRefused({ ...company(), employees }, 'employees');
+  });
+
+  it('refuses a range that ends below its start', async () => {
+    await expectRefused({ ...company(), employees: '200-51' }, 'employees range');
+  });
+
+  it.each(['ftp://notion.so', 'notion.so', 'javascript:alert(1)', 'https://no spaces'])(
+    'refuses the URL %j',
+    async (url) => {
+      await expectRefused({ ...company(), url }, 'url');
+      await expectRefused({ ...page(), pricing_page_url: url }, 'pricing_page_url');
+      await expectRefused({ ...scrape(), page_url: url }, 'page_url');
+      await expectRefused({ ...scrape(), ocr_url: url }, 'ocr_url');
+    },
+  );
+
+  it('refuses a URL longer than 2048 characters', async () => {
+    await expectRefused({ ...company(), url: `https://x.io/${'a'.repeat(2048)}` }, 'url');
+  });
+
+  it('refuses a version that is not YYYYMMDD', async () => {
+    await expectRefused({ ...scrape(), version: '2025-01-15' }, 'version');
+    await expectRefused({ ...pricing(), version: '2025011' }, 'version');
+  });
+
+  it('refuses a version that is not a real calendar date', async () => {
+    await expectRefused(
+      { ...scrape(), version: '20250231' },
+      'version must be a real calendar date',
+    );
+    await expectRefused({ ...pricing(), version: '20230229' }, 'real calendar date');
+  });
+
+  it('refuses an unknown scraper and lists the allowed ones', async () => {
+    await expectRefused(
+      { ...scrape(), scraper: 'scraper_9' },
+      'scraper must be one of: scraper_1, scraper_2, scraper_3, scraper_4',
+    );
+    await expectRefused({ ...pricing(), scraper: 'scraper_9' }, 'scraper must be one of');
+  });
+
+  it('checks the scraper against the configured list', async () => {
+    expect(await recordProblems({ ...scrape(), scraper: 'alpha' }, ['alpha'])).toEqual([]);
+    const found = await recordProblems(scrape(), ['alpha', 'beta']);
+    expect(found).toContain('scraper must be one of: alpha, beta');
+  });
+
+  it.each([11, -1, 7.5, '7'])('refuses the score %j', async (score) => {
+    await expectRefused({ ...scrape(), score }, 'score');
+  });
+
+  it('refuses a non-boolean valid or banner_free', async () => {
+    await expectRefused({ ...scrape(), valid: 'yes' }, 'valid');
+    await expectRefused({ ...scrape(), banner_free: 1 }, 'banner_free');
+  });
+
+  it('refuses a scrape without its URL fields (null must be explicit)', async () => {
+    await expectRefused(without(scrape(), 'screenshot_url'), 'screenshot_url');
+  });
+
+  it('refuses an unknown extra field, naming it', async () => {
+    await expectRefused({ ...company(), sloganz: 'x' }, 'sloganz');
+    await expectRefused({ ...scrape(), scrore: 7 }, 'scrore');
+  });
+
+  it('refuses an unknown extra field inside a charge', async () => {
+    await expectRefused(pricing({ usage_typ: 'licensed' }), 'usage_typ');
+  });
+
+  it.each(['Monthly', 'billed monthly', ''])('refuses the billing value %j', async (billing) => {
+    await expectRefused(pricing({ billing }), 'billing');
+  });
+
+  it.each(['usd', 'US', 'USDT', '$'])('refuses the currency %j', async (currency) => {
+    await expectRefused(pricing({ currency }), 'currency');
+  });
+
+  it('refuses a negative or non-numeric price', async () => {
+    await expectRefused(pricing({ price: -1 }), 'price');
+    await expectRefused(pricing({ price: '10' }), 'price');
+  });
+
+  it('refuses a discount_category that is not lower-case', async () => {
+    await expectRefused(pricing({}, { discount_category: 'Annual' }), 'discount_category');
+  });
+
+  it('refuses open vocabulary values that are not identifiers', async () => {
+    await expectRefused(pricing({ usage_type: 'Pay As You Go' }), 'usage_type');
+    await expectRefused(pricing({ charge_type: '1st' }), 'charge_type');
+    await expectRefused(
+      pricing({ pricing_metric: { display_name: 'per seat', modality: 'User' } }),
+      'modality',
+    );
+  });
+
+  it('refuses a plan without its charges list', async () => {
+    const record = pricing();
+    await expectRefused({ ...record, plans: [without(record.plans[0]!, 'charges')] }, 'charges');
+  });
+
+  it('refuses plans that are not an array', async () => {
+    await expectRefused({ ...pricing(), plans: {} }, 'plans');
+  });
+
+  it('reports the problems of a nested charge with its path', async () => {
+    const found = await expectRefused(pricing({ currency: 'usd' }), 'currency');
+    expect(found.some((problem) => problem.startsWith('plans.0.charges.0.currency'))).toBe(true);
+  });
+});

@@ -1,0 +1,30 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataSource } from 'typeorm';
+import { buildDataSourceOptions, runMigrations } from '#app/persistence';
+import { testEnvironment } from './support/test-environment.js';
+
+const environment = testEnvironment();
+let dataSource: DataSource;
+
+beforeAll(async () => {
+  const options = buildDataSourceOptions(environment.config().database);
+  dataSource = await new DataSource(options).initialize();
+});
+
+afterAll(async () => {
+  await dataSource?.destroy();
+  await environment.cleanup();
+});
+
+describe('migrations and entities agree', () => {
+  it('apply once, then again as a no-op', async () => {
+    expect(await runMigrations(dataSource)).toEqual(['InitialSchema1763700000000']);
+    expect(await runMigrations(dataSource)).toEqual([]);
+  });
+
+  // The equivalent of `typeorm migration:generate` reporting "No changes".
+  it('leave nothing for TypeORM to generate from the entities', async () => {
+    const pending = await dataSource.driver.createSchemaBuilder().log();
+    expect(pending.upQueries.map((query) => query.query)).toEqual([]);
+  });
+});
