@@ -57,7 +57,8 @@ export async function createHttpApp(
   app.setGlobalPrefix('v1');
   app.useGlobalFilters(new ErrorBodyFilter());
   configureFastify(app.getHttpAdapter().getInstance());
-  if (shutdownHooks) app.enableShutdownHooks();
+  // Without useProcessExit Nest re-raises the signal after its hooks: exit 143, not 0.
+  if (shutdownHooks) app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await app.init();
   return app;
 }

@@ -23,7 +23,8 @@ async function main(): Promise<void> {
     },
     { logger: enabledLogLevels(config.logLevel) },
   );
-  app.enableShutdownHooks();
+  // Without useProcessExit Nest re-raises the signal after its hooks: exit 143, not 0.
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await app.init();
   new Logger('Worker').log('worker started');
 }

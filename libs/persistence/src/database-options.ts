@@ -30,6 +30,11 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
       enableWAL: true,
       // Other processes (a separate worker, the CLI) wait for the write lock this long.
       timeout: 15_000,
+      // REPLACE deletes the row it replaces without firing DELETE triggers unless this is on,
+      // which would let `INSERT OR REPLACE` rewrite the append-only log.
+      prepareDatabase: (db: { pragma(source: string): unknown }) => {
+        db.pragma('recursive_triggers = ON');
+      },
     };
   }
   return {

@@ -22,15 +22,19 @@ export class ProjectionRunner {
     for (const projector of this.projectors) await this.checkpoints.ensure(projector.name);
   }
 
-  /** Applies everything visible now; returns how many events were applied, over all projectors. */
-  async catchUp(onBatch?: (projector: string, applied: number) => void): Promise<number> {
+  /**
+   * Applies what is visible now; returns how many events were applied, over all projectors.
+   * A projector whose checkpoint another process holds is skipped (that process is moving it)
+   * unless `wait` is set.
+   */
+  async catchUp(
+    onBatch?: (projector: string, applied: number) => void,
+    { wait = false }: { wait?: boolean } = {},
+  ): Promise<number> {
     let total = 0;
     for (const projector of this.projectors) {
-      for (
-        let applied = await this.step(projector);
-        applied > 0;
-        applied = await this.step(projector)
-      ) {
+      const step = () => this.step(projector, wait);
+      for (let applied = await step(); applied > 0; applied = await step()) {
         total += applied;
         onBatch?.(projector.name, applied);
       }
@@ -49,12 +53,12 @@ export class ProjectionRunner {
         await this.checkpoints.advance(tx, projector.name, START_OF_LOG);
       });
     }
-    return this.catchUp(onBatch);
+    return this.catchUp(onBatch, { wait: true });
   }
 
-  private step(projector: Projector): Promise<number> {
+  private step(projector: Projector, wait: boolean): Promise<number> {
     return this.transactions.run(async (tx) => {
-      const position = await this.checkpoints.claim(tx, projector.name, { wait: false });
+      const position = await this.checkpoints.claim(tx, projector.name, { wait });
       if (!position) return 0;
       const batch = await this.eventStore.readForProjection(
         tx,
