@@ -49,8 +49,8 @@ class CompanyRecordInput {
   @Matches(HTTP_URL, { message: 'url must be an http(s) URL' }) @MaxLength(MAX_URL) url!: string;
 }
 
-class PageRecordInput {
-  @Equals('page') type!: 'page';
+/** The fields that name a pricing page, shared by every record about one. */
+class PageKeyInput {
   @Matches(COMPANY_SLUG, { message: 'company_slug must be a company slug' })
   @MaxLength(255)
   company_slug!: string;
@@ -58,6 +58,15 @@ class PageRecordInput {
   @Matches(PAGE_SLUG, { message: 'page_slug must be one lower-case label or empty' })
   @MaxLength(100)
   page_slug!: string;
+}
+
+/** A page and a scrape version: the key of scrapes and extractions. */
+class PageVersionKeyInput extends PageKeyInput {
+  @Matches(VERSION_PATTERN, { message: 'version must be YYYYMMDD' }) version!: string;
+}
+
+class PageRecordInput extends PageKeyInput {
+  @Equals('page') type!: 'page';
   @Matches(HTTP_URL, { message: 'pricing_page_url must be an http(s) URL' })
   @MaxLength(MAX_URL)
   pricing_page_url!: string;
@@ -66,16 +75,8 @@ class PageRecordInput {
 const nullableUrl = (field: string) =>
   Matches(HTTP_URL, { message: `${field} must be an http(s) URL or null` });
 
-class ScrapeRecordInput {
+class ScrapeRecordInput extends PageVersionKeyInput {
   @Equals('scrape') type!: 'scrape';
-  @Matches(COMPANY_SLUG, { message: 'company_slug must be a company slug' })
-  @MaxLength(255)
-  company_slug!: string;
-  @IsString()
-  @Matches(PAGE_SLUG, { message: 'page_slug must be one lower-case label or empty' })
-  @MaxLength(100)
-  page_slug!: string;
-  @Matches(VERSION_PATTERN, { message: 'version must be YYYYMMDD' }) version!: string;
   @Matches(HTTP_URL, { message: 'page_url must be an http(s) URL' })
   @MaxLength(MAX_URL)
   page_url!: string;
@@ -146,16 +147,8 @@ class PlanInputDto {
   discounts!: DiscountInputDto[];
 }
 
-class PricingRecordInput {
+class PricingRecordInput extends PageVersionKeyInput {
   @Equals('pricing') type!: 'pricing';
-  @Matches(COMPANY_SLUG, { message: 'company_slug must be a company slug' })
-  @MaxLength(255)
-  company_slug!: string;
-  @IsString()
-  @Matches(PAGE_SLUG, { message: 'page_slug must be one lower-case label or empty' })
-  @MaxLength(100)
-  page_slug!: string;
-  @Matches(VERSION_PATTERN, { message: 'version must be YYYYMMDD' }) version!: string;
   @IsOptional() @IsString() scraper?: string;
   @IsArray() @ValidateNested({ each: true }) @Type(() => PlanInputDto) plans!: PlanInputDto[];
 }

@@ -1,16 +1,18 @@
 import {
   DependencyMissingError,
+  idempotencyKey,
   RecordConflictError,
   naturalKey,
   recordContentHash,
   streamIds,
   type CommandOrigin,
+  type DomainEvent,
   type EventMetadata,
   type IngestRecord,
   type PricingPageRegisteredPayload,
   type RecordedEvent,
 } from '#app/domain';
-import type { Transaction } from '#app/persistence';
+import type { PendingAppend, Transaction } from '#app/persistence';
 import type { RecordAppender } from './record-appender.js';
 
 export function metadataFor(record: IngestRecord, origin: CommandOrigin): EventMetadata {
@@ -20,6 +22,22 @@ export function metadataFor(record: IngestRecord, origin: CommandOrigin): EventM
     job_id: origin.jobId,
     content_hash: recordContentHash(record),
   };
+}
+
+/** The append of `event` as the first event of a new stream, for an immutable record. */
+export function firstEventOf(
+  record: IngestRecord,
+  origin: CommandOrigin,
+  event: DomainEvent,
+): PendingAppend[] {
+  return [
+    {
+      event,
+      expectedVersion: 0,
+      idempotencyKey: idempotencyKey(record),
+      metadata: metadataFor(record, origin),
+    },
+  ];
 }
 
 /**

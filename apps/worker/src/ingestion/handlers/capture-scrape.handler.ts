@@ -3,12 +3,11 @@ import {
   CaptureScrape,
   ScrapeCaptured,
   deterministicIds,
-  idempotencyKey,
   streamIds,
   type IngestOutcome,
 } from '#app/domain';
 import { RecordAppender } from '../record-appender.js';
-import { duplicateOrConflict, metadataFor, requirePage } from '../record-rules.js';
+import { duplicateOrConflict, firstEventOf, requirePage } from '../record-rules.js';
 
 @CommandHandler(CaptureScrape)
 export class CaptureScrapeHandler implements ICommandHandler<CaptureScrape, IngestOutcome> {
@@ -37,14 +36,7 @@ export class CaptureScrapeHandler implements ICommandHandler<CaptureScrape, Inge
         score: record.score,
         banner_free: record.banner_free,
       });
-      return [
-        {
-          event,
-          expectedVersion: 0,
-          idempotencyKey: idempotencyKey(record),
-          metadata: metadataFor(record, origin),
-        },
-      ];
+      return firstEventOf(record, origin, event);
     });
   }
 }

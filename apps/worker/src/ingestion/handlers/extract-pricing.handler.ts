@@ -4,7 +4,6 @@ import {
   ExtractPricing,
   PricingExtracted,
   deterministicIds,
-  idempotencyKey,
   streamIds,
   type IngestOutcome,
   type PricingRecord,
@@ -13,7 +12,7 @@ import {
 } from '#app/domain';
 import type { Transaction } from '#app/persistence';
 import { RecordAppender } from '../record-appender.js';
-import { duplicateOrConflict, metadataFor, requirePage } from '../record-rules.js';
+import { duplicateOrConflict, firstEventOf, requirePage } from '../record-rules.js';
 
 /** An extraction is made from a scrape, so it waits until that scrape is in the log. */
 @CommandHandler(ExtractPricing)
@@ -38,14 +37,7 @@ export class ExtractPricingHandler implements ICommandHandler<ExtractPricing, In
         scrape,
         plans: record.plans,
       });
-      return [
-        {
-          event,
-          expectedVersion: 0,
-          idempotencyKey: idempotencyKey(record),
-          metadata: metadataFor(record, origin),
-        },
-      ];
+      return firstEventOf(record, origin, event);
     });
   }
 

@@ -5,13 +5,12 @@ import {
   RegisterPricingPage,
   compositePageSlug,
   deterministicIds,
-  idempotencyKey,
   streamIds,
   type IngestOutcome,
   type PricingPageRegisteredPayload,
 } from '#app/domain';
 import { RecordAppender } from '../record-appender.js';
-import { duplicateOrConflict, metadataFor, requireCompany } from '../record-rules.js';
+import { duplicateOrConflict, firstEventOf, requireCompany } from '../record-rules.js';
 
 /**
  * A page's stream is named by its composite slug, so two pages that would share one
@@ -50,14 +49,7 @@ export class RegisterPricingPageHandler implements ICommandHandler<
         composite_slug: compositeSlug,
         pricing_page_url: record.pricing_page_url,
       };
-      return [
-        {
-          event: new PricingPageRegistered(streamId, payload),
-          expectedVersion: 0,
-          idempotencyKey: idempotencyKey(record),
-          metadata: metadataFor(record, origin),
-        },
-      ];
+      return firstEventOf(record, origin, new PricingPageRegistered(streamId, payload));
     });
   }
 }
