@@ -18,7 +18,10 @@ afterAll(async () => {
 
 describe('migrations and entities agree', () => {
   it('apply once, then again as a no-op', async () => {
-    expect(await runMigrations(dataSource)).toEqual(['InitialSchema1763700000000']);
+    expect(await runMigrations(dataSource)).toEqual([
+      'InitialSchema1763700000000',
+      'CompanyListIndexes1763800000000',
+    ]);
     expect(await runMigrations(dataSource)).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiModule } from './api.module.js';
 import { ApiError } from './errors/api-error.js';
 import { ErrorBodyFilter } from './errors/error-body.filter.js';
+import { immutableResponseHook } from './http/immutable-response.js';
 import { requestIdFor } from './http/request-id.js';
 
 /** Request bodies: a 1,000-record batch stays well below this. */
@@ -64,8 +65,9 @@ export async function createHttpApp(
 }
 
 function configureFastify(fastify: FastifyInstance): void {
-  fastify.addHook('onSend', async (request, reply) => {
+  fastify.addHook('onSend', async (request, reply, payload) => {
     void reply.header('x-request-id', request.id);
+    return immutableResponseHook(request, reply, payload);
   });
   fastify.addContentTypeParser(
     'application/x-ndjson',

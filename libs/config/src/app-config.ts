@@ -29,6 +29,8 @@ export class AppConfig {
     readonly projections: { pollMs: number; batchSize: number },
     readonly shutdownGraceMs: number,
     readonly logLevel: 'fatal' | 'error' | 'warn' | 'log' | 'debug' | 'verbose',
+    /** Where a 403 for a missing plan feature sends the customer. */
+    readonly upgradeUrl: string,
   ) {}
 }
 

@@ -127,6 +127,10 @@ export class EnvironmentVariables {
   SHUTDOWN_GRACE_MS?: number;
 
   @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'UPGRADE_URL must be an http(s) URL' })
+  UPGRADE_URL?: string;
+
+  @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL?: string;
 }

@@ -55,5 +55,6 @@ export function loadConfig(
     { pollMs: vars.PROJECTION_POLL_MS ?? 250, batchSize: vars.PROJECTION_BATCH_SIZE ?? 500 },
     vars.SHUTDOWN_GRACE_MS ?? 10_000,
     (vars.LOG_LEVEL as AppConfig['logLevel'] | undefined) ?? 'log',
+    vars.UPGRADE_URL ?? 'https://pricing-intelligence.example.com/upgrade',
   );
 }

@@ -3,6 +3,7 @@ import type { PlanDefinition } from './app-config.js';
 import { ConfigError } from './config.error.js';
 
 export const FEATURES = ['companies', 'pages', 'files', 'pricing', 'webhooks'] as const;
+export type Feature = (typeof FEATURES)[number];
 
 export const DEFAULT_PLANS: PlanDefinition[] = [
   {

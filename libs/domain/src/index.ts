@@ -19,3 +19,4 @@ export * from './commands/extract-pricing.command.js';
 export * from './errors/record-conflict.error.js';
 export * from './errors/dependency-missing.error.js';
 export * from './pricing-document.js';
+export * from './periods.js';

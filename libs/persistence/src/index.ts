@@ -17,3 +17,12 @@ export { CompanyEntity } from './entities/company.entity.js';
 export { PricingPageEntity } from './entities/pricing-page.entity.js';
 export { ScrapeFileEntity } from './entities/scrape-file.entity.js';
 export { PricingSnapshotEntity } from './entities/pricing-snapshot.entity.js';
+export {
+  CompanyReader,
+  COMPANY_SORT_COLUMNS,
+  type CompanySortField,
+  type CompanyListQuery,
+} from './read-models/company.reader.js';
+export { PageReader } from './read-models/page.reader.js';
+export { ScrapeFileReader } from './read-models/scrape-file.reader.js';
+export { PricingSnapshotReader } from './read-models/pricing-snapshot.reader.js';

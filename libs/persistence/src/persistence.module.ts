@@ -7,7 +7,11 @@ import { EventStore } from './events/event-store.js';
 import { ApiKeyRepository } from './keys/api-key.repository.js';
 import { runMigrations } from './migrate.js';
 import { CheckpointStore } from './projections/checkpoint-store.js';
+import { CompanyReader } from './read-models/company.reader.js';
+import { PageReader } from './read-models/page.reader.js';
+import { PricingSnapshotReader } from './read-models/pricing-snapshot.reader.js';
 import { ReadModelTables } from './read-models/read-model-tables.js';
+import { ScrapeFileReader } from './read-models/scrape-file.reader.js';
 import { TransactionRunner } from './transaction-runner.js';
 
 const PROVIDERS = [
@@ -16,6 +20,10 @@ const PROVIDERS = [
   CheckpointStore,
   ReadModelTables,
   ApiKeyRepository,
+  CompanyReader,
+  PageReader,
+  ScrapeFileReader,
+  PricingSnapshotReader,
 ];
 
 /** The database: connected and migrated before any other provider can use it. */

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.js';
-import { errorBody, type ErrorDescription } from './error-body.js';
+import { errorBody, usesCodedErrorShape, type ErrorDescription } from './error-body.js';
 
 /** Anything thrown, as the documented error description; internals never leave the process. */
 export function describeError(exception: unknown): ErrorDescription {
@@ -63,6 +63,15 @@ const logger = new Logger('Errors');
 /** Sends the documented body; logs a 500 with its stack and request id (the client gets the id). */
 function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const description = describeError(exception);
+  // Files and pricing document their own code for a failed data query.
+  if (
+    description.status === 500 &&
+    (exception as Error)?.name === 'QueryFailedError' &&
+    usesCodedErrorShape(request.url)
+  ) {
+    description.code = 'DB_ERROR';
+    description.message = 'A data query failed';
+  }
   if (description.status === 503) {
     logger.warn(`request ${request.id}: ${description.message} (${(exception as Error)?.message})`);
   } else if (description.status >= 500) {

@@ -1,8 +1,14 @@
-import { Column, Entity, PrimaryColumn, Unique } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
 
 /** Companies read model. `id` is the log position of the company's registration. */
 @Entity('companies')
 @Unique('uq_companies_slug', ['slug'])
+@Index('ix_companies_name', ['name', 'id'])
+@Index('ix_companies_category_name', ['category', 'name', 'id'])
+@Index('ix_companies_employees_name', ['employees', 'name', 'id'])
+@Index('ix_companies_employees_min', ['employeesMin', 'id'])
+@Index('ix_companies_created_at', ['createdAt', 'id'])
+@Index('ix_companies_updated_at', ['updatedAt', 'id'])
 export class CompanyEntity {
   @PrimaryColumn('integer') id!: number;
   @Column('varchar', { length: 255 }) slug!: string;

@@ -1,0 +1,100 @@
+import { Controller, Get, Param, Query, Req, UseGuards } from '@nestjs/common';
+import { isPeriodClosed, parsePeriod, parseVersion, type PricingDocument } from '#app/domain';
+import { PricingSnapshotReader, type PricingPageEntity } from '#app/persistence';
+import type { FastifyRequest } from 'fastify';
+import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { ApiError } from '../errors/api-error.js';
+import { markImmutable } from '../http/immutable-response.js';
+import { periodOrThrow } from './files.controller.js';
+import { optionalText, type QueryValue } from './query-parameters.js';
+import { SlugResolver } from './slug-resolver.js';
+
+/** Pricing structure of one page: the latest version, a given version, or a period's earliest. */
+@Controller('api/pricing')
+@UseGuards(ApiKeyGuard('read', 'pricing'))
+export class PricingController {
+  constructor(
+    private readonly snapshots: PricingSnapshotReader,
+    private readonly slugs: SlugResolver,
+  ) {}
+
+  @Get(':slug')
+  async one(
+    @Param('slug') slug: string,
+    @Query('version') versionValue: QueryValue,
+    @Query('period') periodValue: QueryValue,
+    @Req() request: FastifyRequest,
+  ): Promise<PricingDocument> {
+    const version = optionalText('version', versionValue, 20);
+    const periodText = optionalText('period', periodValue, 20);
+    if (version !== undefined && periodText !== undefined) {
+      throw new ApiError(400, 'CONFLICTING_PARAMETERS', 'Give version or period, not both', {
+        provided: { version, period: periodText },
+      });
+    }
+    const page = await this.pageOf(slug);
+    if (version !== undefined) {
+      periodOrThrow(parseVersion(version), version);
+      const snapshot = await this.snapshots.find(page.id, version);
+      if (!snapshot) throw await this.versionNotFound(slug, page, version);
+      markImmutable(request);
+      return JSON.parse(snapshot.document) as PricingDocument;
+    }
+    if (periodText !== undefined) {
+      const period = periodOrThrow(parsePeriod(periodText), periodText);
+      const snapshot = await this.snapshots.earliestInRange(page.id, period.start, period.end);
+      if (!snapshot) {
+        const latest = await this.snapshots.latest(page.id);
+        throw new ApiError(
+          404,
+          'PERIOD_NOT_FOUND',
+          `No pricing extraction of ${slug} in ${periodText}`,
+          {
+            slug,
+            requested_period: periodText,
+            message: `No pricing extraction of ${slug} between ${period.start} and ${period.end}`,
+            latest_version: latest?.version ?? null,
+            suggestion: latest
+              ? `The latest extraction is ${latest.version}: GET /v1/api/pricing/${slug}?version=${latest.version}`
+              : 'This page has no pricing extraction yet',
+          },
+        );
+      }
+      if (isPeriodClosed(period, new Date())) markImmutable(request);
+      return JSON.parse(snapshot.document) as PricingDocument;
+    }
+    const latest = await this.snapshots.latest(page.id);
+    if (!latest) throw await this.versionNotFound(slug, page, null);
+    return JSON.parse(latest.document) as PricingDocument;
+  }
+
+  private async pageOf(slug: string): Promise<PricingPageEntity> {
+    const target = await this.slugs.resolve(slug);
+    const page = target ? this.slugs.singlePage(target) : null;
+    if (!page) {
+      throw new ApiError(404, 'NOT_FOUND', `No pricing page with slug ${slug}`, {
+        slug,
+        message: `No pricing page with slug ${slug}`,
+      });
+    }
+    return page;
+  }
+
+  private async versionNotFound(slug: string, page: PricingPageEntity, requested: string | null) {
+    const available = await this.snapshots.versions(page.id);
+    const latest = available.at(-1) ?? null;
+    const message = requested
+      ? `No pricing extraction of ${slug} for version ${requested}`
+      : `${slug} has no pricing extraction yet`;
+    return new ApiError(404, 'VERSION_NOT_FOUND', message, {
+      slug,
+      requested_version: requested,
+      message,
+      available_versions: available,
+      latest_version: latest,
+      suggestion: latest
+        ? `Use one of available_versions, e.g. GET /v1/api/pricing/${slug}?version=${latest}`
+        : 'This page has no pricing extraction yet',
+    });
+  }
+}

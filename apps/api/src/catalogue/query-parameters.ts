@@ -1,0 +1,103 @@
+import { CATEGORIES, employeeBandLowerBound } from '#app/domain';
+import { COMPANY_SORT_COLUMNS, type CompanySortField } from '#app/persistence';
+import { ApiError } from '../errors/api-error.js';
+
+/** A query string value as Fastify parses it: repeated parameters arrive as an array. */
+export type QueryValue = string | string[] | undefined;
+
+function single(name: string, value: QueryValue): string | undefined {
+  if (Array.isArray(value)) {
+    throw new ApiError(400, 'INVALID_PARAMETER', `${name} may be given only once`, {
+      parameter: name,
+      provided: value,
+      expected: 'a single value',
+    });
+  }
+  return value;
+}
+
+export function integerParameter(
+  name: string,
+  value: QueryValue,
+  { fallback, min, max }: { fallback: number; min: number; max?: number },
+): number {
+  const text = single(name, value);
+  if (text === undefined) return fallback;
+  const number = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(number) || number < min || (max !== undefined && number > max)) {
+    const expected =
+      max === undefined ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
+    throw new ApiError(400, 'INVALID_PARAMETER', `${name} must be ${expected}`, {
+      parameter: name,
+      provided: text,
+      expected,
+      ...(max === undefined ? {} : { max }),
+    });
+  }
+  return number;
+}
+
+export function optionalText(name: string, value: QueryValue, maxLength = 200): string | undefined {
+  const text = single(name, value);
+  if (text === undefined || text === '') return undefined;
+  if (text.length > maxLength) {
+    throw new ApiError(400, 'INVALID_PARAMETER', `${name} is longer than ${maxLength} characters`, {
+      parameter: name,
+      provided: text.slice(0, maxLength),
+      max: maxLength,
+    });
+  }
+  return text;
+}
+
+/** One of the eight categories, matched case-insensitively, in its canonical spelling. */
+export function categoryParameter(value: QueryValue): string | undefined {
+  const text = optionalText('category', value);
+  if (text === undefined) return undefined;
+  const category = CATEGORIES.find((known) => known.toLowerCase() === text.toLowerCase());
+  if (!category) {
+    throw new ApiError(400, 'INVALID_CATEGORY', `Unknown category: ${text}`, {
+      parameter: 'category',
+      provided: text,
+      valid_values: [...CATEGORIES],
+    });
+  }
+  return category;
+}
+
+export function employeesParameter(value: QueryValue): string | undefined {
+  const text = optionalText('employees', value);
+  if (text === undefined) return undefined;
+  if (employeeBandLowerBound(text) === null) {
+    throw new ApiError(
+      400,
+      'INVALID_EMPLOYEES',
+      'employees must be a size band such as 1000+ or 51-200',
+      {
+        parameter: 'employees',
+        provided: text,
+        expected: 'N+ or N-M (encode + as %2B)',
+      },
+    );
+  }
+  return text;
+}
+
+const SORT_FIELDS = Object.keys(COMPANY_SORT_COLUMNS) as CompanySortField[];
+const SORT = /^(-)?([a-z_]+)(?::(asc|desc))?$/;
+
+/** `field`, `-field`, `field:asc` or `field:desc`; default name ascending. */
+export function sortParameter(value: QueryValue): { sort: CompanySortField; descending: boolean } {
+  const text = single('sort', value);
+  if (text === undefined || text === '') return { sort: 'name', descending: false };
+  const match = SORT.exec(text);
+  const field = match?.[2] as CompanySortField | undefined;
+  if (!match || !field || !SORT_FIELDS.includes(field) || (match[1] && match[3])) {
+    throw new ApiError(400, 'INVALID_SORT', `Invalid sort: ${text}`, {
+      parameter: 'sort',
+      provided: text,
+      expected: `field, -field, field:asc or field:desc with field one of ${SORT_FIELDS.join(', ')}`,
+    });
+  }
+  return { sort: field, descending: match[1] === '-' || match[3] === 'desc' };
+}

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import {
+  CompanyReader,
+  PageReader,
+  type CompanyEntity,
+  type PricingPageEntity,
+} from '#app/persistence';
+import { closest, distance } from 'fastest-levenshtein';
+import { ApiError } from '../errors/api-error.js';
+
+/** What a `{slug}` path segment names: a whole company, or one of its pages. */
+export type SlugTarget =
+  | { kind: 'company'; company: CompanyEntity; pages: PricingPageEntity[] }
+  | { kind: 'page'; company: CompanyEntity; page: PricingPageEntity };
+
+/**
+ * Reads a `{slug}` as the contract settles it: the full company slug (`notion.so`), the
+ * company slug without its extension (`notion`), or a composite page slug
+ * (`notion.enterprise`). An exact company slug wins over a composite reading.
+ */
+@Injectable()
+export class SlugResolver {
+  constructor(
+    private readonly companies: CompanyReader,
+    private readonly pages: PageReader,
+  ) {}
+
+  /** The target, or null when nothing has that slug. */
+  async resolve(slug: string): Promise<SlugTarget | null> {
+    const company = await this.companies.findBySlug(slug);
+    if (company) return this.companyTarget(company);
+    const [byBase] = await this.companies.findByBase(slug);
+    if (byBase) return this.companyTarget(byBase);
+    const page = await this.pages.findByCompositeSlug(slug);
+    if (!page) return null;
+    const owner = await this.companies.findBySlug(page.companySlug);
+    return owner ? { kind: 'page', company: owner, page } : null;
+  }
+
+  /**
+   * The one page a slug means on the pages and pricing endpoints: the page itself, or the
+   * company's primary page, or its only page; 400 PAGE_REQUIRED when that is ambiguous.
+   */
+  singlePage(target: SlugTarget): PricingPageEntity | null {
+    if (target.kind === 'page') return target.page;
+    const primary = target.pages.find((page) => page.pageSlug === '');
+    if (primary) return primary;
+    if (target.pages.length <= 1) return target.pages[0] ?? null;
+    throw new ApiError(
+      400,
+      'PAGE_REQUIRED',
+      `${target.company.slug} has several pricing pages and no primary one: name one`,
+      { pages: target.pages.map((page) => page.compositeSlug) },
+    );
+  }
+
+  /** The closest existing company slug, when one is close enough to be a likely typo. */
+  async suggestion(slug: string): Promise<string | null> {
+    const candidates = await this.companies.slugsLike(slug);
+    if (candidates.length === 0) return null;
+    const best = closest(slug, candidates);
+    return distance(slug, best) <= Math.max(2, Math.floor(slug.length / 4)) ? best : null;
+  }
+
+  private async companyTarget(company: CompanyEntity): Promise<SlugTarget> {
+    return { kind: 'company', company, pages: await this.pages.listByCompany(company.slug) };
+  }
+}

@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by a handler whose answer cannot change: a version, or a period that has ended. */
+    immutable?: boolean;
+  }
+}
+
+/** How long a client may reuse an immutable answer before revalidating it with its ETag. */
+const MAX_AGE_SECONDS = 3600;
+
+export function markImmutable(request: FastifyRequest): void {
+  request.immutable = true;
+}
+
+/**
+ * Fastify onSend hook: an immutable 200 gets an ETag (a hash of the body) and Cache-Control;
+ * a matching If-None-Match turns it into an empty 304. It runs after Nest has set the status,
+ * which an interceptor could not change.
+ */
+export async function immutableResponseHook(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
+  if (!request.immutable || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+  const etag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
+  void reply.header('etag', etag);
+  void reply.header('cache-control', `private, max-age=${MAX_AGE_SECONDS}`);
+  const presented = request.headers['if-none-match'];
+  const tags = typeof presented === 'string' ? presented.split(',').map((tag) => tag.trim()) : [];
+  if (tags.includes(etag) || tags.includes(`W/${etag}`) || tags.includes('*')) {
+    void reply.code(304);
+    void reply.removeHeader('content-type');
+    return '';
+  }
+  return payload;
+}

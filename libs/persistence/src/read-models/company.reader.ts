@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, Repository } from 'typeorm';
+import { CompanyEntity } from '../entities/company.entity.js';
+
+export const COMPANY_SORT_COLUMNS = {
+  name: 'name',
+  slug: 'slug',
+  category: 'category',
+  // Bands sort by their lower bound, not as text ("1000+" after "51-200").
+  employees: 'employeesMin',
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
+} as const;
+
+export type CompanySortField = keyof typeof COMPANY_SORT_COLUMNS;
+
+export interface CompanyListQuery {
+  /** Case-insensitive substring of the name or slug. */
+  search?: string;
+  /** Exact, in the canonical spelling. */
+  category?: string;
+  /** Exact band, e.g. `51-200`. */
+  employees?: string;
+  sort: CompanySortField;
+  descending: boolean;
+  limit: number;
+  offset: number;
+}
+
+/** Escapes LIKE wildcards so a search for "50%" finds "50%", not everything. */
+function likePattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+@Injectable()
+export class CompanyReader {
+  private readonly companies: Repository<CompanyEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.companies = dataSource.getRepository(CompanyEntity);
+  }
+
+  async list(query: CompanyListQuery): Promise<{ rows: CompanyEntity[]; total: number }> {
+    const builder = this.companies.createQueryBuilder('company');
+    if (query.search) {
+      builder.andWhere(
+        "(LOWER(company.name) LIKE :pattern ESCAPE '\\' OR company.slug LIKE :pattern ESCAPE '\\')",
+        { pattern: likePattern(query.search) },
+      );
+    }
+    if (query.category)
+      builder.andWhere('company.category = :category', { category: query.category });
+    if (query.employees)
+      builder.andWhere('company.employees = :employees', { employees: query.employees });
+    const direction = query.descending ? 'DESC' : 'ASC';
+    const [rows, total] = await builder
+      .orderBy(`company.${COMPANY_SORT_COLUMNS[query.sort]}`, direction)
+      .addOrderBy('company.id', direction)
+      .skip(query.offset)
+      .take(query.limit)
+      .getManyAndCount();
+    return { rows, total };
+  }
+
+  findBySlug(slug: string): Promise<CompanyEntity | null> {
+    return this.companies.findOneBy({ slug });
+  }
+
+  /** Companies whose slug is `base` plus one domain extension (`notion` -> `notion.so`). */
+  async findByBase(base: string): Promise<CompanyEntity[]> {
+    // A range on the slug index: every slug that starts with "<base>." ('/' follows '.').
+    const candidates = await this.companies
+      .createQueryBuilder('company')
+      .where('company.slug > :from AND company.slug < :to', { from: `${base}.`, to: `${base}/` })
+      .orderBy('company.slug')
+      .take(50)
+      .getMany();
+    return candidates.filter((company) => !company.slug.slice(base.length + 1).includes('.'));
+  }
+
+  /** Slugs sharing the first letters of `slug`, to suggest one after a miss. */
+  async slugsLike(slug: string, limit = 200): Promise<string[]> {
+    const rows = await this.companies
+      .createQueryBuilder('company')
+      .select('company.slug', 'slug')
+      .where('company.slug >= :from AND company.slug < :to', {
+        from: slug.slice(0, 2),
+        to: `${slug.slice(0, 2)}\u{10FFFF}`,
+      })
+      .orderBy('company.slug')
+      .limit(limit)
+      .getRawMany<{ slug: string }>();
+    return rows.map((row) => row.slug);
+  }
+}

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { Between, DataSource, Repository } from 'typeorm';
+import { PricingSnapshotEntity } from '../entities/pricing-snapshot.entity.js';
+
+/** Pricing documents by page and version; served by the unique (page_id, version) index. */
+@Injectable()
+export class PricingSnapshotReader {
+  private readonly snapshots: Repository<PricingSnapshotEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.snapshots = dataSource.getRepository(PricingSnapshotEntity);
+  }
+
+  find(pageId: string, version: string): Promise<PricingSnapshotEntity | null> {
+    return this.snapshots.findOneBy({ pageId, version });
+  }
+
+  latest(pageId: string): Promise<PricingSnapshotEntity | null> {
+    return this.snapshots.findOne({ where: { pageId }, order: { version: 'DESC' } });
+  }
+
+  earliestInRange(
+    pageId: string,
+    start: string,
+    end: string,
+  ): Promise<PricingSnapshotEntity | null> {
+    return this.snapshots.findOne({
+      where: { pageId, version: Between(start, end) },
+      order: { version: 'ASC' },
+    });
+  }
+
+  /** Every version with an extraction, oldest first. */
+  async versions(pageId: string): Promise<string[]> {
+    const rows = await this.snapshots.find({
+      select: { version: true },
+      where: { pageId },
+      order: { version: 'ASC' },
+    });
+    return rows.map((row) => row.version);
+  }
+}
