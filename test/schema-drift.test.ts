@@ -21,6 +21,7 @@ describe('migrations and entities agree', () => {
     expect(await runMigrations(dataSource)).toEqual([
       'InitialSchema1763700000000',
       'CompanyListIndexes1763800000000',
+      'CompanySearchTrigram1763900000000',
     ]);
     expect(await runMigrations(dataSource)).toEqual([]);
   });

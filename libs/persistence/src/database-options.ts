@@ -9,6 +9,7 @@ import { PricingSnapshotEntity } from './entities/pricing-snapshot.entity.js';
 import { ScrapeFileEntity } from './entities/scrape-file.entity.js';
 import { InitialSchema1763700000000 } from './migrations/1763700000000-initial-schema.js';
 import { CompanyListIndexes1763800000000 } from './migrations/1763800000000-company-list-indexes.js';
+import { CompanySearchTrigram1763900000000 } from './migrations/1763900000000-company-search-trigram.js';
 
 export const ENTITIES = [
   CompanyEntity,
@@ -17,7 +18,11 @@ export const ENTITIES = [
   PricingSnapshotEntity,
   ApiKeyEntity,
 ];
-export const MIGRATIONS = [InitialSchema1763700000000, CompanyListIndexes1763800000000];
+export const MIGRATIONS = [
+  InitialSchema1763700000000,
+  CompanyListIndexes1763800000000,
+  CompanySearchTrigram1763900000000,
+];
 
 /** TypeORM options for either database. The schema comes only from migrations. */
 export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {

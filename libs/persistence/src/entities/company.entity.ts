@@ -9,6 +9,9 @@ import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
 @Index('ix_companies_employees_min', ['employeesMin', 'id'])
 @Index('ix_companies_created_at', ['createdAt', 'id'])
 @Index('ix_companies_updated_at', ['updatedAt', 'id'])
+// Trigram indexes of the search (PostgreSQL only); TypeORM cannot describe them, so it must leave them be.
+@Index('ix_companies_name_trgm', { synchronize: false })
+@Index('ix_companies_slug_trgm', { synchronize: false })
 export class CompanyEntity {
   @PrimaryColumn('integer') id!: number;
   @Column('varchar', { length: 255 }) slug!: string;
