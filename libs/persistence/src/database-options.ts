@@ -24,6 +24,16 @@ export const MIGRATIONS = [
   CompanySearchTrigram1763900000000,
 ];
 
+/** The part of a better-sqlite3 connection the options below use. */
+interface SqliteConnection {
+  pragma(source: string): unknown;
+  function(
+    name: string,
+    options: { deterministic: boolean },
+    implementation: (value: unknown) => unknown,
+  ): unknown;
+}
+
 /** TypeORM options for either database. The schema comes only from migrations. */
 export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
   const common = { entities: ENTITIES, migrations: MIGRATIONS, synchronize: false, logging: false };
@@ -38,8 +48,12 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
       timeout: 15_000,
       // REPLACE deletes the row it replaces without firing DELETE triggers unless this is on,
       // which would let `INSERT OR REPLACE` rewrite the append-only log.
-      prepareDatabase: (db: { pragma(source: string): unknown }) => {
+      prepareDatabase: (db: SqliteConnection) => {
         db.pragma('recursive_triggers = ON');
+        // SQLite's LOWER() folds ASCII only; the companies search needs "Ö" to match "ö".
+        db.function('lower', { deterministic: true }, (text: unknown) =>
+          typeof text === 'string' ? text.toLowerCase() : text,
+        );
       },
     };
   }

@@ -42,7 +42,11 @@ export class ProjectionRunner {
     return total;
   }
 
-  /** Empties every read model and replays the whole log into it. */
+  /**
+   * Empties every read model and replays the whole log into it, returning once every
+   * projector has reached the end of the log (on PostgreSQL a transaction still open elsewhere
+   * can hold the last events back for a moment).
+   */
   async rebuild(onBatch?: (projector: string, applied: number) => void): Promise<number> {
     await this.ensureCheckpoints();
     for (const projector of this.projectors) {
@@ -53,7 +57,20 @@ export class ProjectionRunner {
         await this.checkpoints.advance(tx, projector.name, START_OF_LOG);
       });
     }
-    return this.catchUp(onBatch, { wait: true });
+    let applied = await this.catchUp(onBatch, { wait: true });
+    while (await this.anyBehind()) {
+      await new Promise((next) => setTimeout(next, this.config.projections.pollMs));
+      applied += await this.catchUp(onBatch, { wait: true });
+    }
+    return applied;
+  }
+
+  private async anyBehind(): Promise<boolean> {
+    for (const projector of this.projectors) {
+      const position = await this.checkpoints.position(projector.name);
+      if (await this.eventStore.hasEventsAfter(position)) return true;
+    }
+    return false;
   }
 
   private step(projector: Projector, wait: boolean): Promise<number> {

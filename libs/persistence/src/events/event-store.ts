@@ -145,6 +145,21 @@ export class EventStore {
     }));
   }
 
+  /**
+   * Whether the log holds events after `after` in projection order, including events that
+   * readForProjection still holds back because an older transaction is open.
+   */
+  async hasEventsAfter(after: LogPosition): Promise<boolean> {
+    const rows =
+      this.transactions.dialect === 'postgres'
+        ? await this.transactions.query(
+            'SELECT 1 FROM events WHERE (transaction_id, seq) > ($1::xid8, $2::bigint) LIMIT 1',
+            [after.transactionId, after.seq],
+          )
+        : await this.transactions.query('SELECT 1 FROM events WHERE seq > $1 LIMIT 1', [after.seq]);
+    return rows.length > 0;
+  }
+
   /** The highest seq in the log (0 when empty). */
   async headSeq(): Promise<number> {
     const [row] = await this.transactions.query<{ head: number | string | null }>(

@@ -43,6 +43,16 @@ export class CheckpointStore {
     return row ? { transactionId: row.last_transaction_id, seq: Number(row.last_seq) } : null;
   }
 
+  async position(name: string): Promise<LogPosition> {
+    const [row] = await this.transactions.query<CheckpointRow>(
+      'SELECT last_seq, last_transaction_id FROM projection_checkpoints WHERE name = $1',
+      [name],
+    );
+    return row
+      ? { transactionId: row.last_transaction_id, seq: Number(row.last_seq) }
+      : START_OF_LOG;
+  }
+
   async advance(tx: Transaction, name: string, position: LogPosition): Promise<void> {
     await tx.query(
       `UPDATE projection_checkpoints SET last_seq = $1, last_transaction_id = $2, updated_at = $3

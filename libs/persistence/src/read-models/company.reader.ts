@@ -78,14 +78,14 @@ export class CompanyReader {
     return candidates.filter((company) => !company.slug.slice(base.length + 1).includes('.'));
   }
 
-  /** Slugs sharing the first letters of `slug`, to suggest one after a miss. */
-  async slugsLike(slug: string, limit = 200): Promise<string[]> {
+  /** Slugs sharing the first letter of `slug` (a typo rarely hits it), to suggest one after a miss. */
+  async slugsLike(slug: string, limit = 1000): Promise<string[]> {
     const rows = await this.companies
       .createQueryBuilder('company')
       .select('company.slug', 'slug')
       .where('company.slug >= :from AND company.slug < :to', {
-        from: slug.slice(0, 2),
-        to: `${slug.slice(0, 2)}\u{10FFFF}`,
+        from: slug.slice(0, 1),
+        to: `${slug.slice(0, 1)}\u{10FFFF}`,
       })
       .orderBy('company.slug')
       .limit(limit)

@@ -1,0 +1,463 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PricingRecord } from '#app/contracts';
+import {
+  CACHE_CONTROL,
+  currentQuarter,
+  getJson,
+  ingestAndProject,
+  ISO_TIMESTAMP,
+  rebuildAndRead,
+  UUID,
+  type CodedErrorBody,
+} from './support/catalogue-fixture.js';
+import { records } from './support/records.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+import { testEnvironment } from './support/test-environment.js';
+
+const environment = testEnvironment();
+let api: TestApp;
+let key: string;
+
+interface PricingBody {
+  slug: string;
+  company_slug: string;
+  page_subslug: string;
+  page_id: string;
+  version: string;
+  scrape: { id: string; version: string; page_url: string; created_at: string };
+  plans: {
+    id: string;
+    charges: { id: string; pricing_metric: { id: string } | null }[];
+    discounts: { id: string }[];
+  }[];
+}
+
+const perUser = { display_name: 'per user', modality: 'user_based' };
+
+/** Every kind of charge the interface shows: flat and free, per seat, usage-based add-on. */
+const JAN05 = records.pricing('prism.io', '', '20250105', 10, {
+  plans: [
+    {
+      display_name: 'Free',
+      internal_name: 'free',
+      add_on: false,
+      charges: [
+        {
+          billing: 'freemium',
+          currency: 'USD',
+          price: null,
+          charge_type: 'flat',
+          pricing_metric: null,
+          display_name: 'Free forever',
+        },
+      ],
+      discounts: [],
+    },
+    {
+      display_name: 'Pro',
+      internal_name: 'pro',
+      add_on: false,
+      charges: [
+        {
+          billing: 'monthly_recurring_billed_monthly',
+          currency: 'USD',
+          price: 10,
+          charge_type: 'metered',
+          pricing_metric: perUser,
+          usage_type: 'licensed',
+          display_name: 'Pro monthly',
+          price_display: '$10/user/month',
+        },
+        {
+          billing: 'annual_recurring_billed_yearly',
+          currency: 'USD',
+          price: 96,
+          charge_type: 'metered',
+          pricing_metric: perUser,
+          usage_type: 'licensed',
+          display_name: 'Pro yearly',
+          price_display: '$96/user/year',
+          included_quantity: null,
+          overage_info: null,
+        },
+      ],
+      discounts: [
+        {
+          discount_category: 'annual_discount',
+          amount_type: 'percent',
+          amount: 20,
+          description: 'Save 20% yearly',
+          duration: '12 months',
+        },
+      ],
+    },
+    {
+      display_name: 'Extra storage',
+      internal_name: 'storage',
+      add_on: true,
+      charges: [
+        {
+          billing: 'monthly_recurring_billed_monthly',
+          currency: 'EUR',
+          price: 0.5,
+          charge_type: 'metered',
+          pricing_metric: { display_name: 'per GB', modality: 'usage_based' },
+          usage_type: 'pay_as_you_go',
+          display_name: 'Storage',
+          price_display: '€0.50/GB',
+        },
+      ],
+      discounts: [],
+    },
+  ],
+});
+const MAR10 = records.pricing('prism.io', '', '20250310', 12);
+const APR20 = records.pricing('prism.io', '', '20250420', 15);
+const TEAM = records.pricing('prism.io', 'team', '20250215', 7);
+const NOVA = records.pricing('nova.io', '', currentQuarter().start, 9);
+
+const uuid = () => expect.stringMatching(UUID) as unknown as string;
+
+/** The document 2.5 describes for an extraction: all fields, null where the record had none. */
+function expectedDocument(record: PricingRecord, slug: string, pageUrl: string) {
+  return {
+    slug,
+    company_slug: record.company_slug,
+    page_subslug: record.page_slug,
+    page_id: uuid(),
+    version: record.version,
+    scrape: {
+      id: uuid(),
+      version: record.version,
+      page_url: pageUrl,
+      created_at: expect.stringMatching(ISO_TIMESTAMP) as unknown as string,
+    },
+    plans: record.plans.map((plan) => ({
+      id: uuid(),
+      display_name: plan.display_name,
+      internal_name: plan.internal_name,
+      add_on: plan.add_on,
+      charges: plan.charges.map((charge) => ({
+        id: uuid(),
+        billing: charge.billing,
+        currency: charge.currency,
+        price: charge.price,
+        charge_type: charge.charge_type,
+        pricing_metric: charge.pricing_metric ? { id: uuid(), ...charge.pricing_metric } : null,
+        usage_type: charge.usage_type ?? null,
+        display_name: charge.display_name,
+        price_display: charge.price_display ?? null,
+        included_quantity: null,
+        overage_info: null,
+      })),
+      discounts: plan.discounts.map((discount) => ({ id: uuid(), ...discount })),
+    })),
+  };
+}
+
+const PRIMARY_URL = 'https://prism.io/pricing';
+const TEAM_URL = 'https://prism.io/pricing/team';
+
+beforeAll(async () => {
+  api = await startTestApp(environment.config());
+  key = await api.createKey(['read'], 'pro');
+  const scrape = (pageSlug: string, version: string, scraper = 'scraper_1', company = 'prism.io') =>
+    records.scrape(company, pageSlug, version, {
+      scraper,
+      page_url: `https://${company}/pricing${pageSlug ? `/${pageSlug}` : ''}`,
+    });
+  await ingestAndProject(api, [
+    records.company('prism.io', { name: 'Prism' }),
+    records.company('duo.io', { name: 'Duo' }),
+    records.company('nova.io', { name: 'Nova' }),
+    records.page('prism.io'),
+    records.page('prism.io', 'team'),
+    records.page('prism.io', 'enterprise'),
+    records.page('duo.io', 'a-team'),
+    records.page('duo.io', 'b-team'),
+    records.page('nova.io'),
+    scrape('', '20250105', 'scraper_2'),
+    scrape('', '20250105', 'scraper_1'),
+    scrape('', '20250310'),
+    scrape('', '20250420'),
+    scrape('team', '20250215'),
+    scrape('enterprise', '20250301'),
+    scrape('', currentQuarter().start, 'scraper_1', 'nova.io'),
+    JAN05,
+    MAR10,
+    APR20,
+    TEAM,
+    NOVA,
+  ]);
+});
+
+afterAll(async () => {
+  await api?.close();
+  await environment.cleanup();
+});
+
+const pricing = (path: string, headers: Record<string, string> = {}) =>
+  getJson<PricingBody>(api, `/api/pricing/${path}`, key, headers);
+
+async function expectCoded(path: string, status: number, code: string) {
+  const response = await pricing(path);
+  const body = response.body as unknown as CodedErrorBody;
+  expect(response.status, path).toBe(status);
+  expect(Object.keys(body).sort(), path).toEqual(['code', 'details', 'error']);
+  expect(body.error, path).toBeTypeOf('string');
+  expect(body.code, path).toBe(code);
+  return body.details!;
+}
+
+function idsOf(document: PricingBody): string[] {
+  return [
+    document.page_id,
+    document.scrape.id,
+    ...document.plans.flatMap((plan) => [
+      plan.id,
+      ...plan.charges.flatMap((charge) => [
+        charge.id,
+        ...(charge.pricing_metric ? [charge.pricing_metric.id] : []),
+      ]),
+      ...plan.discounts.map((discount) => discount.id),
+    ]),
+  ];
+}
+
+describe('GET /api/pricing/{slug}', () => {
+  it('gives the latest version without parameters, for the full slug or the base', async () => {
+    for (const slug of ['prism.io', 'prism']) {
+      const { status, body } = await pricing(slug);
+      expect(status, slug).toBe(200);
+      expect(body, slug).toEqual(expectedDocument(APR20, 'prism', PRIMARY_URL));
+    }
+  });
+
+  it('gives the version asked for, with every field of 2.5', async () => {
+    const { status, body } = await pricing('prism.io?version=20250105');
+    expect(status).toBe(200);
+    expect(body).toEqual(expectedDocument(JAN05, 'prism', PRIMARY_URL));
+    const march = await pricing('prism?version=20250310');
+    expect(march.body).toEqual(expectedDocument(MAR10, 'prism', PRIMARY_URL));
+    expect(march.body.page_id).toBe(body.page_id);
+    expect(march.body.scrape.id).not.toBe(body.scrape.id);
+  });
+
+  it('shows a flat charge without a metric, usage type or price display as nulls', async () => {
+    const { body } = await pricing('prism.io?version=20250105');
+    const free = (body as unknown as ReturnType<typeof expectedDocument>).plans[0]!.charges[0]!;
+    expect(free).toMatchObject({
+      price: null,
+      charge_type: 'flat',
+      pricing_metric: null,
+      usage_type: null,
+      price_display: null,
+      included_quantity: null,
+      overage_info: null,
+    });
+  });
+
+  it('gives every id as a distinct UUID', async () => {
+    const { body } = await pricing('prism.io?version=20250105');
+    const ids = idsOf(body);
+    expect(ids).toHaveLength(2 + 3 + 4 + 3 + 1);
+    for (const id of ids) expect(id).toMatch(UUID);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('gives a composite slug its own page', async () => {
+    const { status, body } = await pricing('prism.team');
+    expect(status).toBe(200);
+    expect(body).toEqual(expectedDocument(TEAM, 'prism.team', TEAM_URL));
+    const primary = await pricing('prism.io');
+    expect(body.page_id).not.toBe(primary.body.page_id);
+  });
+
+  it.each([
+    ['2025Q1', '20250105'],
+    ['2025q1', '20250105'],
+    ['2025M03', '20250310'],
+    ['202503', '20250310'],
+    ['2025Q2', '20250420'],
+    ['2025W01', '20250105'],
+    ['20250310', '20250310'],
+  ])('gives the earliest version within period %s', async (period, version) => {
+    const { status, body } = await pricing(`prism.io?period=${period}`);
+    expect(status).toBe(200);
+    expect(body.version).toBe(version);
+    expect(body).toEqual((await pricing(`prism.io?version=${version}`)).body);
+  });
+
+  it('answers 400 CONFLICTING_PARAMETERS to version and period together', async () => {
+    await expectCoded('prism.io?version=20250105&period=2025Q1', 400, 'CONFLICTING_PARAMETERS');
+  });
+
+  it('answers 404 VERSION_NOT_FOUND with the versions there are', async () => {
+    const details = await expectCoded('prism.io?version=20250106', 404, 'VERSION_NOT_FOUND');
+    expect(details).toEqual({
+      slug: 'prism.io',
+      requested_version: '20250106',
+      message: expect.any(String) as unknown,
+      available_versions: ['20250105', '20250310', '20250420'],
+      latest_version: '20250420',
+      suggestion: expect.stringContaining('20250420') as unknown,
+    });
+  });
+
+  it('answers 404 PERIOD_NOT_FOUND for a period without an extraction', async () => {
+    for (const period of ['2024Q4', '2025M02', '2025W10']) {
+      const details = await expectCoded(`prism.io?period=${period}`, 404, 'PERIOD_NOT_FOUND');
+      expect(details, period).toEqual({
+        slug: 'prism.io',
+        requested_period: period,
+        message: expect.any(String) as unknown,
+        latest_version: '20250420',
+        suggestion: expect.any(String) as unknown,
+      });
+    }
+  });
+
+  it('answers 404 VERSION_NOT_FOUND with no versions for a page without any extraction', async () => {
+    const latest = await expectCoded('prism.enterprise', 404, 'VERSION_NOT_FOUND');
+    expect(latest).toMatchObject({
+      slug: 'prism.enterprise',
+      available_versions: [],
+      latest_version: null,
+    });
+    expect(latest.message).toBeTypeOf('string');
+    expect(latest.suggestion).toBeTypeOf('string');
+    const scraped = await expectCoded(
+      'prism.enterprise?version=20250301',
+      404,
+      'VERSION_NOT_FOUND',
+    );
+    expect(scraped).toMatchObject({
+      requested_version: '20250301',
+      available_versions: [],
+      latest_version: null,
+    });
+    const period = await expectCoded('prism.enterprise?period=2025Q1', 404, 'PERIOD_NOT_FOUND');
+    expect(period).toMatchObject({ requested_period: '2025Q1', latest_version: null });
+  });
+
+  it.each([
+    ['version=20250231', 'INVALID_VERSION', '20250231'],
+    ['version=2025013', 'INVALID_VERSION', '2025013'],
+    ['version=2025Q1', 'INVALID_VERSION', '2025Q1'],
+    ['period=2025Q5', 'INVALID_QUARTER', '2025Q5'],
+    ['period=2025M13', 'INVALID_MONTH', '2025M13'],
+    ['period=202500', 'INVALID_MONTH', '202500'],
+    ['period=2021W53', 'INVALID_WEEK', '2021W53'],
+    ['period=20250231', 'INVALID_VERSION', '20250231'],
+    ['period=soon', 'INVALID_PERIOD_FORMAT', 'soon'],
+  ])('answers 400 to %s with %s and details.provided', async (query, code, provided) => {
+    const details = await expectCoded(`prism.io?${query}`, 400, code);
+    expect(details.provided).toBe(provided);
+    if (code === 'INVALID_PERIOD_FORMAT') {
+      expect(Object.keys(details.examples as object).sort()).toEqual([
+        'month',
+        'quarter',
+        'version',
+        'week',
+      ]);
+    }
+  });
+
+  it('answers 400 PAGE_REQUIRED for a company with several pages and no primary one', async () => {
+    for (const slug of ['duo.io', 'duo']) {
+      const details = await expectCoded(slug, 400, 'PAGE_REQUIRED');
+      expect([...(details.pages as string[])].sort(), slug).toEqual(['duo.a-team', 'duo.b-team']);
+    }
+  });
+
+  it('answers 404 NOT_FOUND with the slug and a message for an unknown slug', async () => {
+    for (const slug of ['nowhere.io', 'prism.missing']) {
+      const details = await expectCoded(slug, 404, 'NOT_FOUND');
+      expect(details.slug, slug).toBe(slug);
+      expect(details.message, slug).toBeTypeOf('string');
+    }
+  });
+
+  it('answers 401 AUTH_INVALID and a free key 403, in the coded shape', async () => {
+    const missing = await getJson<CodedErrorBody>(api, '/api/pricing/prism.io', null);
+    expect(missing.status).toBe(401);
+    expect(missing.body.code).toBe('AUTH_INVALID');
+    expect(missing.body).not.toHaveProperty('message');
+    const free = await api.createKey(['read'], 'free');
+    const refused = await getJson<CodedErrorBody>(api, '/api/pricing/prism.io', free);
+    expect(refused.status).toBe(403);
+    expect(refused.body.details).toMatchObject({ required_plan: 'pro', current_plan: 'free' });
+    expect(refused.body.details?.upgrade_url).toBeTypeOf('string');
+    const header = await getJson<PricingBody>(api, '/api/pricing/prism.io', null, {
+      'x-api-key': key,
+    });
+    expect(header.status).toBe(200);
+  });
+});
+
+describe('stable ids and caching', () => {
+  const paths = [
+    'prism.io',
+    'prism.io?version=20250105',
+    'prism.io?version=20250310',
+    'prism.team',
+    'prism.io?period=2025Q1',
+  ];
+
+  it('keeps every id and every document the same across requests and a rebuild', async () => {
+    const read = () =>
+      Promise.all(
+        paths.map(async (path) => {
+          const response = await pricing(path);
+          return { status: response.status, body: response.body };
+        }),
+      );
+    const before = await read();
+    expect(before.map((answer) => answer.status)).toEqual(paths.map(() => 200));
+    expect(await read()).toEqual(before);
+    const etag = (await pricing('prism.io?version=20250105')).headers.get('etag');
+    const after = await rebuildAndRead(api, read, before);
+    expect(after).toEqual(before);
+    expect(after.map((answer) => idsOf(answer.body))).toEqual(
+      before.map((answer) => idsOf(answer.body)),
+    );
+    expect((await pricing('prism.io?version=20250105')).headers.get('etag')).toBe(etag);
+  });
+
+  async function expectCacheable(path: string) {
+    const first = await pricing(path);
+    expect(first.status, path).toBe(200);
+    const etag = first.headers.get('etag');
+    expect(etag, path).toMatch(/^(W\/)?".+"$/);
+    expect(first.headers.get('cache-control'), path).toMatch(CACHE_CONTROL);
+    const again = await pricing(path, { 'if-none-match': etag! });
+    expect(again.status, path).toBe(304);
+    expect(again.text, path).toBe('');
+    const stale = await pricing(path, { 'if-none-match': '"other"' });
+    expect(stale.status, path).toBe(200);
+    expect(stale.body, path).toEqual(first.body);
+  }
+
+  it('gives a version-addressed answer an ETag and Cache-Control, and 304 on a match', async () => {
+    await expectCacheable('prism.io?version=20250105');
+    await expectCacheable('prism.team?version=20250215');
+  });
+
+  it('gives a closed period an ETag too', async () => {
+    await expectCacheable('prism.io?period=2025Q1');
+    await expectCacheable('prism.io?period=202503');
+  });
+
+  it('gives no ETag to the latest version nor to a period that includes today', async () => {
+    const quarter = currentQuarter().name;
+    const open = await pricing(`nova.io?period=${quarter}`);
+    expect(open.status).toBe(200);
+    expect(open.body).toEqual(expectedDocument(NOVA, 'nova', 'https://nova.io/pricing'));
+    for (const path of ['prism.io', 'nova.io', `nova.io?period=${quarter}`]) {
+      const response = await pricing(path, { 'if-none-match': '*' });
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('etag'), path).toBeNull();
+      expect(response.headers.get('cache-control') ?? '', path).not.toMatch(CACHE_CONTROL);
+    }
+  });
+});
