@@ -4,13 +4,18 @@ import type { AppConfig } from '#app/config';
 import type { IngestRecord } from '#app/contracts';
 import { createHttpApp } from '../../apps/api/src/http-app.js';
 import { WorkerModule } from '../../apps/worker/src/worker.module.js';
+import { openApiValidator } from './openapi-validator.js';
 import { waitFor } from './wait-for.js';
 
 export interface TestApp {
   app: NestFastifyApplication;
   config: AppConfig;
   baseUrl: string;
-  /** A fetch against the app; `path` starts after `/v1`. */
+  /**
+   * A fetch against the app; `path` starts after `/v1`. Every response of a documented route
+   * is checked against the OpenAPI document the app serves (status, required headers, JSON
+   * body): a mismatch throws. The body is still unread.
+   */
   request(path: string, init?: RequestInit): Promise<Response>;
   createKey(scopes: ApiKeyScope[], plan?: string): Promise<string>;
   /** Posts a batch with an ingest key and returns the batch id (expects 202). */
@@ -47,7 +52,13 @@ export async function startTestApp(
     app,
     config,
     baseUrl,
-    request: (path, init) => fetch(`${baseUrl}${path}`, init),
+    async request(path, init) {
+      const validator = await openApiValidator(baseUrl);
+      const url = `${baseUrl}${path}`;
+      const response = await fetch(url, init);
+      await validator.check(init?.method ?? 'GET', url, response);
+      return response;
+    },
     createKey: async (scopes, plan = 'enterprise') =>
       (await keys.create({ name: `test-${scopes.join('-')}`, plan, scopes })).key,
     async ingest(records) {

@@ -11,6 +11,7 @@ import { ApiError } from './errors/api-error.js';
 import { ErrorBodyFilter } from './errors/error-body.filter.js';
 import { immutableResponseHook } from './http/immutable-response.js';
 import { requestIdFor } from './http/request-id.js';
+import { setupOpenApi } from './openapi/document.js';
 
 /** Request bodies: a 1,000-record batch stays well below this. */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -57,6 +58,8 @@ export async function createHttpApp(
   );
   app.setGlobalPrefix('v1');
   app.useGlobalFilters(new ErrorBodyFilter());
+  // GET /v1/api/openapi.json (public) and Swagger UI at /v1/docs.
+  setupOpenApi(app);
   configureFastify(app.getHttpAdapter().getInstance());
   // Without useProcessExit Nest re-raises the signal after its hooks: exit 143, not 0.
   if (shutdownHooks) app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });

@@ -9,14 +9,27 @@ import {
   UseGuards,
   UsePipes,
 } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiKeysService, KeyRequestError, type ApiKeyView } from '#app/access';
 import { ApiError } from '../errors/api-error.js';
 import { validationPipe } from '../http/validation.pipe.js';
+import { ApiKeyListDto, CreatedApiKeyDto } from '../openapi/admin.dto.js';
+import { AdminAuth, ApiErrorResponses, CreditCost } from '../openapi/decorators.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
 import { CreateKeyDto } from './create-key.dto.js';
 
 @Controller('admin/keys')
 @UseGuards(AdminTokenGuard)
+@ApiTags('Admin')
+@AdminAuth()
+@CreditCost(0)
 export class AdminKeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
@@ -24,6 +37,46 @@ export class AdminKeysController {
   @Post()
   @HttpCode(201)
   @UsePipes(validationPipe)
+  @ApiOperation({
+    operationId: 'createApiKey',
+    summary: 'Create an API key',
+    description: 'The answer is the only time the key itself is shown. Unknown fields are refused.',
+  })
+  @ApiCreatedResponse({ type: CreatedApiKeyDto, description: 'The new key, shown once' })
+  @ApiErrorResponses('general', [400, 401, 413, 415, 500], {
+    400: {
+      plan: {
+        summary: 'Unknown plan',
+        value: {
+          error: 'Bad Request',
+          message: 'plan must be one of: free, pro, enterprise',
+          details: {
+            parameter: 'plan',
+            provided: 'platinum',
+            valid_values: ['free', 'pro', 'enterprise'],
+          },
+        },
+      },
+      body: {
+        summary: 'Invalid body',
+        value: {
+          error: 'Bad Request',
+          message: 'The request body is invalid',
+          details: { errors: [{ field: 'role', reasons: ['property role should not exist'] }] },
+        },
+      },
+    },
+    401: {
+      token: {
+        summary: 'No or wrong admin token',
+        value: {
+          error: 'Unauthorized',
+          message: 'A valid admin token is required',
+          details: { hint: 'Send "Authorization: Bearer <ADMIN_TOKEN>"' },
+        },
+      },
+    },
+  })
   async create(@Body() body: CreateKeyDto) {
     try {
       const created = await this.keys.create({
@@ -54,6 +107,24 @@ export class AdminKeysController {
   }
 
   @Get()
+  @ApiOperation({
+    operationId: 'listApiKeys',
+    summary: 'List API keys',
+    description: 'Every key with its status and last use; never a secret.',
+  })
+  @ApiOkResponse({ type: ApiKeyListDto, description: 'Every key' })
+  @ApiErrorResponses('general', [401, 500], {
+    401: {
+      token: {
+        summary: 'No or wrong admin token',
+        value: {
+          error: 'Unauthorized',
+          message: 'A valid admin token is required',
+          details: { hint: 'Send "Authorization: Bearer <ADMIN_TOKEN>"' },
+        },
+      },
+    },
+  })
   async list(): Promise<{ data: ApiKeyView[] }> {
     return { data: await this.keys.list() };
   }
@@ -61,6 +132,35 @@ export class AdminKeysController {
   /** Revoking is idempotent: a revoked key stays revoked, and the answer is the same. */
   @Delete(':id')
   @HttpCode(204)
+  @ApiOperation({
+    operationId: 'revokeApiKey',
+    summary: 'Revoke an API key',
+    description: 'Idempotent: revoking a revoked key answers 204 again.',
+  })
+  @ApiParam({ name: 'id', description: 'The key id', schema: { type: 'string' } })
+  @ApiNoContentResponse({ description: 'The key is revoked' })
+  @ApiErrorResponses('general', [401, 404, 500], {
+    401: {
+      token: {
+        summary: 'No or wrong admin token',
+        value: {
+          error: 'Unauthorized',
+          message: 'A valid admin token is required',
+          details: { hint: 'Send "Authorization: Bearer <ADMIN_TOKEN>"' },
+        },
+      },
+    },
+    404: {
+      unknown: {
+        summary: 'Unknown key',
+        value: {
+          error: 'Not Found',
+          message: 'No API key 2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b',
+          details: { id: '2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b' },
+        },
+      },
+    },
+  })
   async revoke(@Param('id') id: string): Promise<void> {
     const key = await this.keys.find(id);
     if (!key) throw new ApiError(404, 'KEY_NOT_FOUND', `No API key ${id}`, { id });

@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { API_KEY_SCOPES, type ApiKeyScope } from '#app/access';
 import {
   ArrayNotEmpty,
@@ -10,13 +11,43 @@ import {
   MinLength,
 } from 'class-validator';
 
+@ApiSchema({ name: 'CreateApiKeyRequest' })
 export class CreateKeyDto {
-  @IsString() @MinLength(1) @MaxLength(200) name!: string;
-  @IsString() plan!: string;
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'pipeline' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name!: string;
+
+  @ApiProperty({
+    description: 'One of the configured plans (default: free, pro, enterprise)',
+    example: 'pro',
+  })
+  @IsString()
+  plan!: string;
+
+  @ApiPropertyOptional({
+    enum: API_KEY_SCOPES,
+    isArray: true,
+    minItems: 1,
+    default: ['read'],
+    description: 'read for the query endpoints, ingest for the ingestion endpoints',
+    example: ['read', 'ingest'],
+  })
   @IsOptional()
   @IsArray()
   @ArrayNotEmpty()
   @IsIn(API_KEY_SCOPES, { each: true })
   scopes?: ApiKeyScope[];
-  @IsOptional() @IsISO8601({ strict: true }) expires_at?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'ISO 8601 time in the future; null or absent for a key that never expires',
+    example: '2026-01-01T00:00:00Z',
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  expires_at?: string | null;
 }

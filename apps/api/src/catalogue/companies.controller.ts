@@ -1,7 +1,12 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { CATEGORIES } from '#app/domain';
 import { CompanyReader, PageReader } from '#app/persistence';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ApiError } from '../errors/api-error.js';
+import { CompanyDetailDto, CompanyListDto } from '../openapi/catalogue.dto.js';
+import { ApiErrorResponses, ApiKeyAuth, CreditCost } from '../openapi/decorators.js';
+import { PATTERNS, SORT_FIELDS, SORT_PATTERN } from '../openapi/patterns.js';
 import {
   categoryParameter,
   employeesParameter,
@@ -15,6 +20,9 @@ import { SlugResolver } from './slug-resolver.js';
 
 @Controller('api/companies')
 @UseGuards(ApiKeyGuard('read', 'companies'))
+@ApiTags('Companies')
+@ApiKeyAuth()
+@CreditCost(1)
 export class CompaniesController {
   constructor(
     private readonly companies: CompanyReader,
@@ -23,6 +31,89 @@ export class CompaniesController {
   ) {}
 
   @Get()
+  @ApiOperation({
+    operationId: 'listCompanies',
+    summary: 'List companies',
+    description:
+      'Filters combine (all must match). Sorted by name unless `sort` says otherwise; ties are ' +
+      'broken by id. The list items carry no updated_at.',
+  })
+  @ApiQuery({
+    name: 'search',
+    required: false,
+    type: String,
+    maxLength: 200,
+    description: 'Case-insensitive substring of the name or the slug',
+    example: 'notion',
+  })
+  @ApiQuery({
+    name: 'category',
+    required: false,
+    enum: CATEGORIES,
+    description: 'One of the eight categories, matched case-insensitively',
+  })
+  @ApiQuery({
+    name: 'employees',
+    required: false,
+    type: String,
+    pattern: PATTERNS.employees,
+    description: 'An exact size band, N+ or N-M; encode + as %2B',
+    example: '1000+',
+  })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'Companies per page',
+  })
+  @ApiQuery({
+    name: 'page',
+    required: false,
+    type: 'integer',
+    minimum: 1,
+    default: 1,
+    description: 'Page number, from 1',
+  })
+  @ApiQuery({
+    name: 'sort',
+    required: false,
+    type: String,
+    pattern: SORT_PATTERN,
+    default: 'name:asc',
+    description:
+      `field, -field, field:asc or field:desc with field one of ${SORT_FIELDS.join(', ')}. ` +
+      'employees sorts bands by their lower bound.',
+    example: '-employees',
+  })
+  @ApiOkResponse({ type: CompanyListDto, description: 'One page of matching companies' })
+  @ApiErrorResponses('general', [400, 401, 403, 500], {
+    400: {
+      limit: {
+        summary: 'limit out of range',
+        value: {
+          error: 'Bad Request',
+          message: 'limit must be an integer from 1 to 100',
+          details: {
+            parameter: 'limit',
+            provided: '500',
+            expected: 'an integer from 1 to 100',
+            max: 100,
+          },
+        },
+      },
+      category: {
+        summary: 'Unknown category',
+        value: {
+          error: 'Bad Request',
+          message: 'Unknown category: Gardening',
+          details: { parameter: 'category', provided: 'Gardening', valid_values: [...CATEGORIES] },
+        },
+      },
+    },
+  })
   async list(@Query() query: Record<string, QueryValue>) {
     const limit = integerParameter('limit', query.limit, { fallback: 20, min: 1, max: 100 });
     const page = integerParameter('page', query.page, { fallback: 1, min: 1 });
@@ -41,6 +132,46 @@ export class CompaniesController {
   }
 
   @Get(':slug')
+  @ApiOperation({
+    operationId: 'getCompany',
+    summary: 'One company by slug',
+    description: 'The company with updated_at, and with its pricing pages when include=pages.',
+  })
+  @ApiParam({
+    name: 'slug',
+    description: 'The full company slug, with its domain extension',
+    schema: { type: 'string', pattern: PATTERNS.companySlug },
+    example: 'notion.so',
+  })
+  @ApiQuery({
+    name: 'include',
+    required: false,
+    enum: ['pages'],
+    description: 'pages: add the pricing page references of the company',
+  })
+  @ApiOkResponse({ type: CompanyDetailDto, description: 'The company' })
+  @ApiErrorResponses('general', [400, 401, 403, 404, 500], {
+    400: {
+      include: {
+        summary: 'include other than pages',
+        value: {
+          error: 'Bad Request',
+          message: 'include accepts only "pages"',
+          details: { parameter: 'include', provided: 'plans', expected: 'pages' },
+        },
+      },
+    },
+    404: {
+      unknown: {
+        summary: 'Unknown slug',
+        value: {
+          error: 'Not Found',
+          message: 'No company with slug notoin.so',
+          details: { slug: 'notoin.so', suggestion: 'notion.so' },
+        },
+      },
+    },
+  })
   async one(@Param('slug') slug: string, @Query('include') include: QueryValue) {
     const includePages = optionalText('include', include) !== undefined;
     if (includePages && include !== 'pages') {

@@ -1,4 +1,5 @@
 import { Controller, Get, Param, Req, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   PERIOD_EXAMPLES,
   isPeriodClosed,
@@ -15,6 +16,20 @@ import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ApiError } from '../errors/api-error.js';
 import { markImmutable } from '../http/immutable-response.js';
+import {
+  FilesOfPeriodDto,
+  FilesOfUnifiedPeriodDto,
+  FilesOfVersionDto,
+} from '../openapi/catalogue.dto.js';
+import {
+  ApiCacheableOk,
+  ApiErrorResponses,
+  ApiKeyAuth,
+  CreditCost,
+  type ErrorExamples,
+} from '../openapi/decorators.js';
+import { FILES_SLUG_PARAMETER, timeParameter } from '../openapi/parameters.js';
+import { PATTERNS } from '../openapi/patterns.js';
 import { scrapeFile } from './representations.js';
 import { SlugResolver } from './slug-resolver.js';
 
@@ -27,12 +42,37 @@ export function periodOrThrow(result: PeriodResult, provided: string): Period {
   });
 }
 
+/** 400 and 404 examples of one files route; `code` is the route's own time-format error. */
+function filesErrorExamples(code: string, provided: string, message: string): ErrorExamples {
+  return {
+    400: {
+      [code]: {
+        summary: `Malformed or impossible ${code.replace('INVALID_', '').toLowerCase()}`,
+        value: { error: message, code, details: { provided } },
+      },
+    },
+    404: {
+      notFound: {
+        summary: 'Unknown company or page slug',
+        value: {
+          error: 'No company or page with slug notoin',
+          code: 'NOT_FOUND',
+          details: { slug: 'notoin', message: 'No company or page with slug notoin' },
+        },
+      },
+    },
+  };
+}
+
 /**
  * Scrape files. A company slug gives the files of all its pages, a composite slug those of one
  * page; no scrape in the time asked for is an empty list, not an error.
  */
 @Controller('api/files')
 @UseGuards(ApiKeyGuard('read', 'files'))
+@ApiTags('Files')
+@ApiKeyAuth()
+@CreditCost(1)
 export class FilesController {
   constructor(
     private readonly files: ScrapeFileReader,
@@ -40,6 +80,25 @@ export class FilesController {
   ) {}
 
   @Get(':slug/version/:version')
+  @ApiOperation({
+    operationId: 'getFilesByVersion',
+    summary: 'Scrape files of one version',
+    description: 'No scrape of that version is 200 with files: [] and count: 0.',
+  })
+  @ApiParam(FILES_SLUG_PARAMETER)
+  @ApiParam(
+    timeParameter('version', PATTERNS.version, 'YYYYMMDD, a real calendar date', '20251016'),
+  )
+  @ApiCacheableOk(FilesOfVersionDto, 'The files of the version (always cacheable)')
+  @ApiErrorResponses(
+    'coded',
+    [400, 401, 403, 404, 500],
+    filesErrorExamples(
+      'INVALID_VERSION',
+      '20250231',
+      'version must be a real date in YYYYMMDD form (2025-02-31 does not exist)',
+    ),
+  )
   async byVersion(
     @Param('slug') slug: string,
     @Param('version') version: string,
@@ -52,6 +111,28 @@ export class FilesController {
   }
 
   @Get(':slug/quarter/:quarter')
+  @ApiOperation({
+    operationId: 'getFilesByQuarter',
+    summary: 'Scrape files of a quarter',
+    description:
+      'Every file of every version in the quarter (Q1 January to March ... Q4 October to ' +
+      'December). Cacheable once the quarter has ended.',
+  })
+  @ApiParam(FILES_SLUG_PARAMETER)
+  @ApiParam(
+    timeParameter(
+      'quarter',
+      PATTERNS.quarter,
+      'YYYYQ#, # from 1 to 4 (Q in either case)',
+      '2025Q4',
+    ),
+  )
+  @ApiCacheableOk(FilesOfPeriodDto, 'The files of the quarter, with its first and last day')
+  @ApiErrorResponses(
+    'coded',
+    [400, 401, 403, 404, 500],
+    filesErrorExamples('INVALID_QUARTER', '2025Q5', 'quarter must be 1 to 4'),
+  )
   byQuarter(
     @Param('slug') slug: string,
     @Param('quarter') quarter: string,
@@ -61,6 +142,26 @@ export class FilesController {
   }
 
   @Get(':slug/month/:month')
+  @ApiOperation({
+    operationId: 'getFilesByMonth',
+    summary: 'Scrape files of a month',
+    description: 'Every file of every version in the month. Cacheable once the month has ended.',
+  })
+  @ApiParam(FILES_SLUG_PARAMETER)
+  @ApiParam(
+    timeParameter(
+      'month',
+      PATTERNS.month,
+      'YYYYM## or YYYYM# (M in either case) or YYYY##; month from 1 to 12',
+      '2025M12',
+    ),
+  )
+  @ApiCacheableOk(FilesOfPeriodDto, 'The files of the month, with its first and last day')
+  @ApiErrorResponses(
+    'coded',
+    [400, 401, 403, 404, 500],
+    filesErrorExamples('INVALID_MONTH', '202513', 'month must be 1 to 12'),
+  )
   byMonth(
     @Param('slug') slug: string,
     @Param('month') month: string,
@@ -70,12 +171,84 @@ export class FilesController {
   }
 
   @Get(':slug/week/:week')
+  @ApiOperation({
+    operationId: 'getFilesByWeek',
+    summary: 'Scrape files of an ISO week',
+    description:
+      'Every file of every version in the ISO 8601 week (Monday to Sunday; week 1 holds the ' +
+      'first Thursday). Cacheable once the week has ended.',
+  })
+  @ApiParam(FILES_SLUG_PARAMETER)
+  @ApiParam(
+    timeParameter(
+      'week',
+      PATTERNS.week,
+      'YYYYW## (W in either case), 1 to 53; week 53 only in ISO years that have it',
+      '2025W42',
+    ),
+  )
+  @ApiCacheableOk(FilesOfPeriodDto, 'The files of the week, with its first and last day')
+  @ApiErrorResponses(
+    'coded',
+    [400, 401, 403, 404, 500],
+    filesErrorExamples('INVALID_WEEK', '2021W53', 'week must be 1 to 53 (2021 has 52 ISO weeks)'),
+  )
   byWeek(@Param('slug') slug: string, @Param('week') week: string, @Req() request: FastifyRequest) {
     return this.inPeriod(slug, periodOrThrow(parseWeek(week), week), request);
   }
 
   /** Unified: the format is detected; a quarter, month or week gives its earliest version only. */
   @Get(':slug/period/:period')
+  @ApiOperation({
+    operationId: 'getFilesByPeriod',
+    summary: 'Scrape files of a version or period (format detected)',
+    description:
+      'The format is read from the pattern of period. For a quarter, month or week only the ' +
+      'files of the earliest version in the period are returned, and version names it (null ' +
+      'when there is none); for a version, its files, with period start = end = the version.',
+  })
+  @ApiParam(FILES_SLUG_PARAMETER)
+  @ApiParam(
+    timeParameter(
+      'period',
+      PATTERNS.period,
+      'A version YYYYMMDD, a quarter YYYYQ#, a month YYYYM## or YYYY##, or a week YYYYW##',
+      '2025Q4',
+    ),
+  )
+  @ApiCacheableOk(
+    FilesOfUnifiedPeriodDto,
+    'The files of one version, the period and the detected format',
+  )
+  @ApiErrorResponses('coded', [400, 401, 403, 404, 500], {
+    ...filesErrorExamples('INVALID_WEEK', '2025W54', 'week must be 1 to 53'),
+    400: {
+      format: {
+        summary: 'No format matches',
+        value: {
+          error: 'period matches no format: use YYYYMMDD, YYYYQ#, YYYYW## or YYYYM##/YYYY##',
+          code: 'INVALID_PERIOD_FORMAT',
+          details: {
+            provided: 'last-week',
+            examples: {
+              version: '20251016',
+              quarter: '2025Q4',
+              week: '2025W42',
+              month: '2025M12',
+            },
+          },
+        },
+      },
+      week: {
+        summary: 'A week the year does not have',
+        value: {
+          error: 'week must be 1 to 53',
+          code: 'INVALID_WEEK',
+          details: { provided: '2025W54' },
+        },
+      },
+    },
+  })
   async byPeriod(
     @Param('slug') slug: string,
     @Param('period') input: string,

@@ -1,15 +1,53 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ApiError } from '../errors/api-error.js';
+import { PageReferenceDto } from '../openapi/catalogue.dto.js';
+import { ApiErrorResponses, ApiKeyAuth, CreditCost } from '../openapi/decorators.js';
+import { PAGE_SLUG_PARAMETER } from '../openapi/parameters.js';
 import { pageReference } from './representations.js';
 import { SlugResolver } from './slug-resolver.js';
 
 @Controller('api/pages')
 @UseGuards(ApiKeyGuard('read', 'pages'))
+@ApiTags('Pages')
+@ApiKeyAuth()
+@CreditCost(1)
 export class PagesController {
   constructor(private readonly slugs: SlugResolver) {}
 
   @Get(':slug')
+  @ApiOperation({
+    operationId: 'getPage',
+    summary: 'One pricing page by slug',
+    description:
+      'A company slug means its primary page (empty sub-slug), or its only page when it has ' +
+      'just one; a company with several pages and no primary one gives 400 PAGE_REQUIRED.',
+  })
+  @ApiParam(PAGE_SLUG_PARAMETER)
+  @ApiOkResponse({ type: PageReferenceDto, description: 'The pricing page reference' })
+  @ApiErrorResponses('general', [400, 401, 403, 404, 500], {
+    400: {
+      pageRequired: {
+        summary: 'Several pages, none primary',
+        value: {
+          error: 'Bad Request',
+          message: 'acme.io has several pricing pages and no primary one: name one',
+          details: { pages: ['acme.enterprise', 'acme.teams'] },
+        },
+      },
+    },
+    404: {
+      unknown: {
+        summary: 'Unknown slug',
+        value: {
+          error: 'Not Found',
+          message: 'No pricing page with slug notoin',
+          details: { slug: 'notoin', suggestion: 'notion.so' },
+        },
+      },
+    },
+  })
   async one(@Param('slug') slug: string) {
     const target = await this.slugs.resolve(slug);
     const page = target ? this.slugs.singlePage(target) : null;

@@ -1,12 +1,50 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { ApiErrorResponses, ApiKeyAuth, CreditCost } from '../openapi/decorators.js';
+import {
+  AcceptedBatchDto,
+  BatchStatusDto,
+  CompanyRecordDto,
+  PageRecordDto,
+  PricingRecordDto,
+  ScrapeRecordDto,
+} from '../openapi/ingest.dto.js';
+import { PATTERNS } from '../openapi/patterns.js';
 import { BatchStatusService, type BatchStatus } from './batch-status.service.js';
 import { IngestService, type AcceptedBatch } from './ingest.service.js';
+
+const RECORD_SCHEMA = {
+  oneOf: [CompanyRecordDto, PageRecordDto, ScrapeRecordDto, PricingRecordDto].map((model) => ({
+    $ref: getSchemaPath(model),
+  })),
+  discriminator: {
+    propertyName: 'type',
+    mapping: {
+      company: getSchemaPath(CompanyRecordDto),
+      page: getSchemaPath(PageRecordDto),
+      scrape: getSchemaPath(ScrapeRecordDto),
+      pricing: getSchemaPath(PricingRecordDto),
+    },
+  },
+};
 
 /** What scraper pipelines call. Needs a key with the `ingest` scope; costs no credit. */
 @Controller('ingest')
 @UseGuards(ApiKeyGuard('ingest'))
+@ApiTags('Ingestion')
+@ApiKeyAuth()
+@CreditCost(0)
+@ApiExtraModels(CompanyRecordDto, PageRecordDto, ScrapeRecordDto, PricingRecordDto)
 export class IngestController {
   constructor(
     private readonly ingest: IngestService,
@@ -16,11 +54,93 @@ export class IngestController {
   /** A JSON array of records, or NDJSON (`Content-Type: application/x-ndjson`). */
   @Post('records')
   @HttpCode(202)
+  @ApiOperation({
+    operationId: 'ingestRecords',
+    summary: 'Push a batch of records',
+    description:
+      'Up to 1,000 records and 5 MB, as a JSON array or as NDJSON (one record per line). The ' +
+      'whole batch is validated first: if any record is invalid the answer is 400 with the ' +
+      'index and reasons of each bad record, and nothing is queued. Otherwise 202 once every ' +
+      'record is durably queued; follow it with GET /v1/ingest/batches/{batch_id}. The same ' +
+      'record sent again is a no-op; other content under a known natural key is refused (a ' +
+      'failed record). Needs a key with the ingest scope; costs no credit.',
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { type: 'array', minItems: 1, maxItems: 1000, items: RECORD_SCHEMA },
+        },
+        'application/x-ndjson': {
+          schema: {
+            type: 'string',
+            description: 'One JSON record (as in the application/json array) per line',
+          },
+        },
+      },
+    },
+  })
+  @ApiAcceptedResponse({ type: AcceptedBatchDto, description: 'Every record is queued' })
+  @ApiErrorResponses('general', [400, 401, 403, 413, 415, 500, 503], {
+    400: {
+      invalidRecords: {
+        summary: 'Some records are invalid; nothing was queued',
+        value: {
+          error: 'Bad Request',
+          message: '1 of 2 records are invalid; nothing was queued',
+          details: {
+            invalid: [
+              {
+                index: 1,
+                type: 'scrape',
+                reasons: ['version must be a real calendar date'],
+              },
+            ],
+          },
+        },
+      },
+    },
+    413: {
+      tooMany: {
+        summary: 'More than 1,000 records',
+        value: {
+          error: 'Payload Too Large',
+          message: 'A batch holds at most 1000 records',
+          details: { max: 1000, provided: 1001 },
+        },
+      },
+    },
+  })
   push(@Body() body: unknown, @Req() request: FastifyRequest): Promise<AcceptedBatch> {
     return this.ingest.accept(body, request.id);
   }
 
   @Get('batches/:batchId')
+  @ApiOperation({
+    operationId: 'getBatchStatus',
+    summary: 'Status of a pushed batch',
+    description:
+      'How many of its records are waiting, active, done, duplicate and failed, with the ' +
+      'reason of each failure. complete is true once none is waiting or active.',
+  })
+  @ApiParam({
+    name: 'batchId',
+    description: 'batch_id from the 202 of POST /v1/ingest/records',
+    schema: { type: 'string', format: 'uuid', pattern: PATTERNS.uuid },
+  })
+  @ApiOkResponse({ type: BatchStatusDto, description: 'The batch' })
+  @ApiErrorResponses('general', [401, 403, 404, 500, 503], {
+    404: {
+      unknown: {
+        summary: 'Unknown batch',
+        value: {
+          error: 'Not Found',
+          message:
+            'No batch 6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f (or it is older than the retention time)',
+          details: { batch_id: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f' },
+        },
+      },
+    },
+  })
   batch(@Param('batchId') batchId: string): Promise<BatchStatus> {
     return this.batches.status(batchId);
   }

@@ -1,0 +1,272 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { CATEGORIES } from '#app/domain';
+import { PATTERNS } from './patterns.js';
+
+/**
+ * Response bodies of the companies, pages and files routes (the seed's section 2), as
+ * documentation classes. catalogue/representations.ts builds the bodies; entities never are
+ * API types.
+ */
+
+@ApiSchema({ name: 'Company', description: 'A company as the list returns it (2.1).' })
+export class CompanyDto {
+  @ApiProperty({ type: 'integer', example: 42 })
+  id!: number;
+
+  @ApiProperty({ description: 'Display name', example: 'Notion' })
+  name!: string;
+
+  @ApiProperty({
+    description: 'Identifier used in paths; may contain a domain extension',
+    pattern: PATTERNS.companySlug,
+    example: 'notion.so',
+  })
+  slug!: string;
+
+  @ApiProperty({ enum: CATEGORIES, example: 'Productivity' })
+  category!: string;
+
+  @ApiProperty({
+    description: 'Size band: a lower bound with a plus sign, or a range with a hyphen',
+    pattern: PATTERNS.employees,
+    example: '1000+',
+  })
+  employees!: string;
+
+  @ApiProperty({ description: 'Company site URL (http or https)', example: 'https://notion.so' })
+  url!: string;
+
+  @ApiProperty({ format: 'date-time', example: '2025-01-05T10:00:00.000Z' })
+  created_at!: string;
+}
+
+@ApiSchema({
+  name: 'PageReference',
+  description: 'A pricing page reference (2.2).',
+})
+export class PageReferenceDto {
+  @ApiProperty({
+    description: 'Company slug, including any domain extension',
+    pattern: PATTERNS.companySlug,
+    example: 'notion.so',
+  })
+  company_slug!: string;
+
+  @ApiProperty({
+    description: 'Page sub-slug; an empty string for the primary pricing page',
+    pattern: PATTERNS.pageSlug,
+    example: '',
+  })
+  page_slug!: string;
+
+  @ApiProperty({ description: 'Display name of the company', example: 'Notion' })
+  company_name!: string;
+
+  @ApiProperty({
+    description: 'Full URL of the pricing page',
+    example: 'https://www.notion.so/pricing',
+  })
+  pricing_page_url!: string;
+}
+
+@ApiSchema({
+  name: 'CompanyDetail',
+  description:
+    'One company (2.1) with updated_at, and with its pages when asked for with include=pages.',
+})
+export class CompanyDetailDto extends CompanyDto {
+  @ApiProperty({ format: 'date-time', example: '2025-03-01T10:00:00.000Z' })
+  updated_at!: string;
+
+  @ApiPropertyOptional({
+    type: () => [PageReferenceDto],
+    description: 'Present only with include=pages: every pricing page of the company',
+  })
+  pages?: PageReferenceDto[];
+}
+
+@ApiSchema({ name: 'Pagination' })
+export class PaginationDto {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Companies matching', example: 57 })
+  total!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
+  page!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 100, example: 20 })
+  limit!: number;
+
+  @ApiProperty({ description: 'Whether a later page has more companies', example: true })
+  has_more!: boolean;
+}
+
+@ApiSchema({ name: 'CompanyList' })
+export class CompanyListDto {
+  @ApiProperty({ type: () => [CompanyDto] })
+  data!: CompanyDto[];
+
+  @ApiProperty({ type: () => PaginationDto })
+  pagination!: PaginationDto;
+}
+
+@ApiSchema({
+  name: 'ScrapeFile',
+  description: 'One scrape of a pricing page (2.3); it never changes after creation.',
+})
+export class ScrapeFileDto {
+  @ApiProperty({ description: 'Company slug', pattern: PATTERNS.companySlug, example: 'notion.so' })
+  slug!: string;
+
+  @ApiProperty({
+    description: 'Scrape version, YYYYMMDD',
+    pattern: PATTERNS.version,
+    example: '20251016',
+  })
+  version!: string;
+
+  @ApiProperty({
+    description: 'URL of the original pricing page',
+    example: 'https://www.notion.so/pricing',
+  })
+  page_url!: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'URL of the screenshot image',
+    example: 'https://cdn.example.com/notion.so/20251016/page.png',
+  })
+  screenshot_url!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'URL of the markdown version',
+    example: 'https://cdn.example.com/notion.so/20251016/page.md',
+  })
+  markdown_url!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'URL of the HTML version',
+    example: null,
+  })
+  html_url!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'URL of the OCR JSON', example: null })
+  ocr_url!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Which scraper produced it (one of the configured scrapers)',
+    example: 'scraper_1',
+  })
+  scraper!: string | null;
+
+  @ApiProperty({
+    type: Boolean,
+    nullable: true,
+    description: 'Whether the scrape is valid',
+    example: true,
+  })
+  valid!: boolean | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    minimum: 0,
+    maximum: 10,
+    description: 'Quality score, 0 to 10',
+    example: 8,
+  })
+  score!: number | null;
+
+  @ApiProperty({
+    type: Boolean,
+    nullable: true,
+    description: 'Whether the page is free of banners',
+    example: true,
+  })
+  banner_free!: boolean | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: '2025-10-16T06:00:00.000Z',
+  })
+  created_at!: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: '2025-10-16T06:00:00.000Z',
+  })
+  updated_at!: string | null;
+}
+
+@ApiSchema({ name: 'Period', description: 'A closed range of days (2.4), both ends included.' })
+export class PeriodDto {
+  @ApiProperty({
+    description: 'First day, YYYYMMDD',
+    pattern: PATTERNS.version,
+    example: '20251001',
+  })
+  start!: string;
+
+  @ApiProperty({
+    description: 'Last day, YYYYMMDD',
+    pattern: PATTERNS.version,
+    example: '20251231',
+  })
+  end!: string;
+}
+
+@ApiSchema({
+  name: 'FilesOfVersion',
+  description:
+    'Scrape files ordered by version, then page_url, then scraper. No scrape is files: [], count: 0.',
+})
+export class FilesOfVersionDto {
+  @ApiProperty({ type: () => [ScrapeFileDto] })
+  files!: ScrapeFileDto[];
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Length of files', example: 1 })
+  count!: number;
+}
+
+@ApiSchema({
+  name: 'FilesOfPeriod',
+  description: 'Every scrape file of every version in the period, with the period itself.',
+})
+export class FilesOfPeriodDto extends FilesOfVersionDto {
+  @ApiProperty({ type: () => PeriodDto })
+  period!: PeriodDto;
+}
+
+@ApiSchema({
+  name: 'FilesOfUnifiedPeriod',
+  description:
+    'The unified endpoint: for a quarter, month or week only the files of the earliest version ' +
+    'in the period; for a version, that version (period start = end = the version).',
+})
+export class FilesOfUnifiedPeriodDto extends FilesOfPeriodDto {
+  @ApiProperty({
+    enum: ['version', 'quarter', 'month', 'week'],
+    description: 'The format detected from the pattern of period',
+    example: 'quarter',
+  })
+  format!: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    pattern: PATTERNS.version,
+    description: 'The version whose files are returned; null when the period has none',
+    example: '20251016',
+  })
+  version!: string | null;
+}

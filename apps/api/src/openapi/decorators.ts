@@ -1,0 +1,266 @@
+import { applyDecorators, type Type } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiExtension,
+  ApiHeader,
+  ApiResponse,
+  ApiSecurity,
+  type ApiResponseExamples,
+} from '@nestjs/swagger';
+import {
+  CodedErrorDto,
+  CodedServerErrorDto,
+  GeneralErrorDto,
+  GeneralServerErrorDto,
+  ServiceUnavailableErrorDto,
+} from './errors.dto.js';
+
+/**
+ * Composite decorators that keep the controllers' OpenAPI metadata short and uniform: who may
+ * call (security), what it costs (x-credit-cost), and which error bodies a route can answer.
+ */
+
+/** Names of the security schemes declared in document.ts. */
+export const SECURITY_SCHEMES = {
+  /** An API key as `Authorization: Bearer <key>` (recommended). */
+  bearer: 'bearer',
+  /** An API key as `X-API-Key: <key>`. */
+  apiKey: 'apiKey',
+  /** The operator's ADMIN_TOKEN as `Authorization: Bearer <token>`. */
+  adminToken: 'adminToken',
+} as const;
+
+/** Either way of presenting an API key: two alternative security requirements. */
+export function ApiKeyAuth(): ClassDecorator & MethodDecorator {
+  return applyDecorators(
+    ApiBearerAuth(SECURITY_SCHEMES.bearer),
+    ApiSecurity(SECURITY_SCHEMES.apiKey),
+  ) as ClassDecorator & MethodDecorator;
+}
+
+export function AdminAuth(): ClassDecorator & MethodDecorator {
+  return ApiBearerAuth(SECURITY_SCHEMES.adminToken);
+}
+
+/** `x-credit-cost`: credits one successful call consumes (contract section 3). */
+export function CreditCost(cost: 0 | 1): ClassDecorator & MethodDecorator {
+  return ApiExtension('x-credit-cost', cost) as ClassDecorator & MethodDecorator;
+}
+
+/** The two error body shapes: coded on files and pricing, general everywhere else. */
+export type ErrorFamily = 'general' | 'coded';
+export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 500 | 503;
+export type ErrorExamples = Partial<Record<ErrorStatus, Record<string, ApiResponseExamples>>>;
+
+const DESCRIPTIONS: Record<ErrorStatus, string> = {
+  400: 'Invalid or malformed parameters',
+  401: 'Missing, malformed, unknown, revoked or expired credentials',
+  403: 'Valid credentials that may not use this route (plan or scope)',
+  404: 'Not found',
+  413: 'The request body is too large',
+  415: 'The request body has a content type the route does not take',
+  500: 'Unexpected server error; the body carries request_id and timestamp, never internals',
+  503: 'A backing service (Redis) is unreachable; nothing was done. Retry after Retry-After',
+};
+
+const KEY_HINT = 'Send the key as "Authorization: Bearer <key>" or "X-API-Key: <key>"';
+
+function generalExample(
+  status: ErrorStatus,
+  message: string,
+  details?: Record<string, unknown>,
+): unknown {
+  const categories: Record<ErrorStatus, string> = {
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    413: 'Payload Too Large',
+    415: 'Unsupported Media Type',
+    500: 'Internal Server Error',
+    503: 'Service Unavailable',
+  };
+  return { error: categories[status], message, ...(details ? { details } : {}) };
+}
+
+const SERVER_ERROR_TRACE = {
+  request_id: 'b3f1c9e2-6a4d-4c1b-9e8f-2d7a5c3b1e0f',
+  timestamp: '2025-10-16T08:30:00.000Z',
+};
+
+const DEFAULT_EXAMPLES: Record<ErrorFamily, ErrorExamples> = {
+  general: {
+    401: {
+      missing: {
+        summary: 'No key',
+        value: generalExample(401, 'An API key is required', { hint: KEY_HINT }),
+      },
+    },
+    403: {
+      plan: {
+        summary: 'The plan lacks the feature',
+        value: generalExample(403, 'Your plan does not include pricing', {
+          required_plan: 'pro',
+          current_plan: 'free',
+          upgrade_url: 'https://example.com/pricing',
+        }),
+      },
+      scope: {
+        summary: 'The key lacks the scope',
+        value: generalExample(403, 'This key lacks the "read" scope', {
+          required_scope: 'read',
+          key_scopes: ['ingest'],
+        }),
+      },
+    },
+    413: {
+      tooLarge: {
+        summary: 'A body over 5 MB',
+        value: generalExample(413, 'Request body is too large'),
+      },
+    },
+    415: {
+      unsupported: {
+        summary: 'A content type the service does not parse',
+        value: generalExample(415, 'Unsupported Media Type: text/plain'),
+      },
+    },
+    500: {
+      internal: {
+        summary: 'Unexpected error',
+        value: {
+          ...(generalExample(500, 'An unexpected error occurred') as object),
+          ...SERVER_ERROR_TRACE,
+        },
+      },
+    },
+    503: {
+      redis: {
+        summary: 'Redis unreachable',
+        value: {
+          ...(generalExample(
+            503,
+            'A backing service is unavailable; nothing was done. Retry shortly',
+            { retry_after: 5 },
+          ) as object),
+          retry_after: 5,
+        },
+      },
+    },
+  },
+  coded: {
+    401: {
+      missing: {
+        summary: 'No key',
+        value: {
+          error: 'An API key is required',
+          code: 'AUTH_INVALID',
+          details: { hint: KEY_HINT },
+        },
+      },
+    },
+    403: {
+      plan: {
+        summary: 'The plan lacks the feature',
+        value: {
+          error: 'Your plan does not include pricing',
+          code: 'PLAN_REQUIRED',
+          details: {
+            required_plan: 'pro',
+            current_plan: 'free',
+            upgrade_url: 'https://example.com/pricing',
+          },
+        },
+      },
+    },
+    500: {
+      database: {
+        summary: 'A data query failed',
+        value: { error: 'A data query failed', code: 'DB_ERROR', ...SERVER_ERROR_TRACE },
+      },
+    },
+  },
+};
+
+function errorType(family: ErrorFamily, status: ErrorStatus): Type<unknown> {
+  if (status === 503) return ServiceUnavailableErrorDto;
+  if (status >= 500) return family === 'coded' ? CodedServerErrorDto : GeneralServerErrorDto;
+  return family === 'coded' ? CodedErrorDto : GeneralErrorDto;
+}
+
+/**
+ * The error responses a route can give, each with the body schema of its family and examples
+ * (the route's own, else defaults for 401, 403, 413, 415, 500 and 503).
+ */
+export function ApiErrorResponses(
+  family: ErrorFamily,
+  statuses: ErrorStatus[],
+  examples: ErrorExamples = {},
+): MethodDecorator {
+  return applyDecorators(
+    ...statuses.map((status) => {
+      const chosen = examples[status] ?? DEFAULT_EXAMPLES[family][status];
+      return ApiResponse({
+        status,
+        description: DESCRIPTIONS[status],
+        type: errorType(family, status),
+        ...(status === 503
+          ? {
+              headers: {
+                'Retry-After': {
+                  description: 'Seconds to wait before retrying',
+                  schema: { type: 'integer', minimum: 0 },
+                  required: true,
+                },
+              },
+            }
+          : {}),
+        ...(chosen ? { examples: chosen } : {}),
+      });
+    }),
+  ) as MethodDecorator;
+}
+
+const CACHE_HEADERS = {
+  ETag: {
+    description:
+      'Present when the answer cannot change (a version, or a period that has ended): send it ' +
+      'back as If-None-Match to get 304',
+    schema: { type: 'string' },
+  },
+  'Cache-Control': {
+    description: 'With ETag: private, max-age=3600',
+    schema: { type: 'string' },
+  },
+} as const;
+
+/**
+ * A 200 that is immutable when addressed by a version or a closed period (ETag and
+ * Cache-Control), and the 304 a matching If-None-Match gets instead (not charged).
+ */
+export function ApiCacheableOk(
+  type: Type<unknown>,
+  description: string,
+  examples?: Record<string, ApiResponseExamples>,
+): MethodDecorator {
+  return applyDecorators(
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description: 'The ETag of an earlier answer: 304 without a body when it still matches',
+    }),
+    ApiResponse({
+      status: 200,
+      description,
+      type,
+      headers: { ...CACHE_HEADERS },
+      ...(examples ? { examples } : {}),
+    }),
+    ApiResponse({
+      status: 304,
+      description:
+        'Not Modified: If-None-Match matched the ETag of this immutable answer. No body; not charged',
+      headers: { ...CACHE_HEADERS },
+    }),
+  ) as MethodDecorator;
+}

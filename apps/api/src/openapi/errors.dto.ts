@@ -1,0 +1,262 @@
+import {
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiSchema,
+  type ApiPropertyOptions,
+} from '@nestjs/swagger';
+
+/**
+ * The two error body shapes (contract section 3), as documentation classes: files and pricing
+ * answer `{error, code, details?}`, every other route `{error, message, details?}`. The global
+ * filter (errors/error-body.ts) writes them; these classes only describe them.
+ */
+
+/** `error` of the general shape: the category as the live service writes it, per status. */
+export const GENERAL_ERROR_CATEGORIES = [
+  'Bad Request',
+  'Unauthorized',
+  'Forbidden',
+  'Not Found',
+  'Payload Too Large',
+  'Unsupported Media Type',
+  'Rate limit exceeded',
+  'Internal Server Error',
+  'Service Unavailable',
+] as const;
+
+const ANY_VALUE = { description: 'The value as it was given (a string, number, array or object)' };
+
+/** Known keys of `details` on the general shape; which ones appear depends on the error. */
+const GENERAL_DETAILS: ApiPropertyOptions = {
+  type: 'object',
+  additionalProperties: true,
+  description:
+    'What went wrong, in fields a program can read. Which fields appear depends on the error: ' +
+    'a bad parameter has parameter, provided and expected (or max, or valid_values); 401 has ' +
+    'hint; 403 has required_plan, current_plan and upgrade_url (plan) or required_scope and ' +
+    'key_scopes (scope); an unknown company has slug and suggestion; an invalid batch has ' +
+    'invalid; an invalid request body has errors.',
+  properties: {
+    parameter: { type: 'string', description: 'The parameter or field at fault' },
+    provided: ANY_VALUE,
+    expected: { type: 'string', description: 'What the parameter accepts' },
+    max: { type: 'integer', description: 'Upper limit of the parameter' },
+    valid_values: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Every accepted value',
+    },
+    hint: { type: 'string', description: 'How to authenticate' },
+    required_plan: {
+      type: 'string',
+      nullable: true,
+      description: 'The cheapest plan that has the feature (null when no plan has it)',
+    },
+    current_plan: { type: 'string', description: "The key's plan" },
+    upgrade_url: { type: 'string', description: 'Where to change plan' },
+    required_scope: { type: 'string', description: 'The scope the route needs' },
+    key_scopes: { type: 'array', items: { type: 'string' }, description: "The key's scopes" },
+    slug: { type: 'string', description: 'The slug that was not found' },
+    suggestion: {
+      type: 'string',
+      description: 'The closest existing company slug, or a hint to use ?search=',
+    },
+    pages: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'PAGE_REQUIRED: the composite slugs of the pages to choose from',
+    },
+    invalid: {
+      type: 'array',
+      description: 'INVALID_RECORDS: every bad record of the batch',
+      items: {
+        type: 'object',
+        required: ['index', 'type', 'reasons'],
+        properties: {
+          index: { type: 'integer', minimum: 0, description: 'Position in the batch' },
+          type: { type: 'string', nullable: true, description: 'The record type, when it has one' },
+          reasons: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+    errors: {
+      type: 'array',
+      description: 'VALIDATION_FAILED: each invalid field of the request body',
+      items: {
+        type: 'object',
+        required: ['field', 'reasons'],
+        properties: {
+          field: { type: 'string' },
+          reasons: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+    batch_id: { type: 'string', description: 'The batch that was not found' },
+    id: { type: 'string', description: 'The key id that was not found' },
+    retry_after: { type: 'integer', minimum: 0, description: 'Seconds to wait before retrying' },
+  },
+};
+
+/** Known keys of `details` on the coded shape (files and pricing). */
+const CODED_DETAILS: ApiPropertyOptions = {
+  type: 'object',
+  additionalProperties: true,
+  description:
+    'What went wrong, in fields a program can read. Time-format errors have provided (and ' +
+    'examples for INVALID_PERIOD_FORMAT); NOT_FOUND has slug and message; VERSION_NOT_FOUND has ' +
+    'slug, requested_version, message, available_versions, latest_version and suggestion; ' +
+    'PERIOD_NOT_FOUND has slug, requested_period, message, latest_version and suggestion.',
+  properties: {
+    provided: ANY_VALUE,
+    examples: {
+      type: 'object',
+      description: 'One example of each time format',
+      properties: {
+        version: { type: 'string' },
+        quarter: { type: 'string' },
+        week: { type: 'string' },
+        month: { type: 'string' },
+      },
+    },
+    parameter: { type: 'string', description: 'The parameter at fault' },
+    max: { type: 'integer', description: 'Upper limit of the parameter' },
+    slug: { type: 'string' },
+    message: { type: 'string', description: 'The error explained' },
+    requested_version: { type: 'string', nullable: true },
+    requested_period: { type: 'string' },
+    available_versions: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Versions that have an extraction, oldest first',
+    },
+    latest_version: { type: 'string', nullable: true },
+    suggestion: { type: 'string' },
+    hint: { type: 'string', description: 'How to authenticate' },
+    required_plan: { type: 'string', nullable: true },
+    current_plan: { type: 'string' },
+    upgrade_url: { type: 'string' },
+    required_scope: { type: 'string' },
+    key_scopes: { type: 'array', items: { type: 'string' } },
+    pages: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'PAGE_REQUIRED: the composite slugs of the pages to choose from',
+    },
+  },
+};
+
+@ApiSchema({
+  name: 'GeneralError',
+  description:
+    'Error body of every route but files and pricing. `error` is the category as the live ' +
+    'service writes it (clients compare these strings), `message` the explanation.',
+})
+export class GeneralErrorDto {
+  @ApiProperty({ enum: GENERAL_ERROR_CATEGORIES, example: 'Bad Request' })
+  error!: string;
+
+  @ApiProperty({ example: 'limit must be an integer from 1 to 100' })
+  message!: string;
+
+  @ApiPropertyOptional(GENERAL_DETAILS)
+  details?: Record<string, unknown>;
+}
+
+@ApiSchema({
+  name: 'GeneralServerError',
+  description:
+    'A 500 in the general shape. The body never holds a stack trace or SQL; quote request_id ' +
+    'when reporting it.',
+})
+export class GeneralServerErrorDto {
+  @ApiProperty({ enum: ['Internal Server Error'], example: 'Internal Server Error' })
+  error!: string;
+
+  @ApiProperty({ example: 'An unexpected error occurred' })
+  message!: string;
+
+  @ApiPropertyOptional(GENERAL_DETAILS)
+  details?: Record<string, unknown>;
+
+  @ApiProperty({ description: 'The X-Request-Id of the request', example: 'req-7f3a' })
+  request_id!: string;
+
+  @ApiProperty({ format: 'date-time', example: '2025-10-16T08:30:00.000Z' })
+  timestamp!: string;
+}
+
+@ApiSchema({
+  name: 'RetryAfterDetails',
+  description: 'Details of a 503: when to retry.',
+})
+export class RetryAfterDetailsDto {
+  @ApiProperty({ type: 'integer', minimum: 0, example: 5, description: 'Seconds to wait' })
+  retry_after!: number;
+}
+
+@ApiSchema({
+  name: 'ServiceUnavailableError',
+  description:
+    'A backing service (Redis) is unreachable; nothing was done. `retry_after` is given both at ' +
+    'the top level and in details, and as the Retry-After header.',
+})
+export class ServiceUnavailableErrorDto {
+  @ApiProperty({ enum: ['Service Unavailable'], example: 'Service Unavailable' })
+  error!: string;
+
+  @ApiProperty({ example: 'A backing service is unavailable; nothing was done. Retry shortly' })
+  message!: string;
+
+  @ApiProperty({ type: () => RetryAfterDetailsDto })
+  details!: RetryAfterDetailsDto;
+
+  @ApiProperty({ type: 'integer', minimum: 0, example: 5, description: 'Seconds to wait' })
+  retry_after!: number;
+}
+
+@ApiSchema({
+  name: 'CodedError',
+  description:
+    'Error body of the files and pricing routes. `error` is the explanation, `code` a stable ' +
+    'string to compare.',
+})
+export class CodedErrorDto {
+  @ApiProperty({ example: 'version must be a real date in YYYYMMDD form' })
+  error!: string;
+
+  @ApiProperty({
+    description:
+      '400: INVALID_VERSION, INVALID_QUARTER, INVALID_MONTH, INVALID_WEEK, ' +
+      'INVALID_PERIOD_FORMAT, INVALID_PARAMETER, CONFLICTING_PARAMETERS, PAGE_REQUIRED; ' +
+      '401: AUTH_INVALID; 403: PLAN_REQUIRED, SCOPE_REQUIRED; 404: NOT_FOUND, ' +
+      'VERSION_NOT_FOUND, PERIOD_NOT_FOUND.',
+    example: 'INVALID_VERSION',
+  })
+  code!: string;
+
+  @ApiPropertyOptional(CODED_DETAILS)
+  details?: Record<string, unknown>;
+}
+
+@ApiSchema({
+  name: 'CodedServerError',
+  description:
+    'A 500 in the coded shape: DB_ERROR when a data query failed, INTERNAL_ERROR otherwise. ' +
+    'Never a stack trace or SQL; quote request_id when reporting it.',
+})
+export class CodedServerErrorDto {
+  @ApiProperty({ example: 'A data query failed' })
+  error!: string;
+
+  @ApiProperty({ enum: ['DB_ERROR', 'INTERNAL_ERROR'], example: 'DB_ERROR' })
+  code!: string;
+
+  @ApiPropertyOptional(CODED_DETAILS)
+  details?: Record<string, unknown>;
+
+  @ApiProperty({ description: 'The X-Request-Id of the request', example: 'req-7f3a' })
+  request_id!: string;
+
+  @ApiProperty({ format: 'date-time', example: '2025-10-16T08:30:00.000Z' })
+  timestamp!: string;
+}

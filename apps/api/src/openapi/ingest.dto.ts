@@ -1,0 +1,310 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { CATEGORIES } from '#app/domain';
+import { PATTERNS } from './patterns.js';
+import { ANY_JSON_VALUE } from './pricing.dto.js';
+
+/**
+ * Bodies of the ingestion routes, as documentation classes. The records are checked by
+ * libs/contracts (record-validation.ts): these classes describe the same rules for readers.
+ */
+
+const MAX_URL = 2048;
+const URL_DESCRIPTION = 'An http(s) URL, at most 2048 characters';
+
+@ApiSchema({ name: 'CompanyRecord', description: 'Registers a company or changes its profile.' })
+export class CompanyRecordDto {
+  @ApiProperty({ enum: ['company'] })
+  type!: 'company';
+
+  @ApiProperty({ pattern: PATTERNS.companySlug, maxLength: 255, example: 'notion.so' })
+  slug!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Notion' })
+  name!: string;
+
+  @ApiProperty({ enum: CATEGORIES, example: 'Productivity' })
+  category!: string;
+
+  @ApiProperty({
+    pattern: PATTERNS.employees,
+    description: 'N+ or N-M with M >= N',
+    example: '1000+',
+  })
+  employees!: string;
+
+  @ApiProperty({ maxLength: MAX_URL, description: URL_DESCRIPTION, example: 'https://notion.so' })
+  url!: string;
+}
+
+@ApiSchema({ name: 'PageRecord', description: 'Registers a pricing page of a known company.' })
+export class PageRecordDto {
+  @ApiProperty({ enum: ['page'] })
+  type!: 'page';
+
+  @ApiProperty({ pattern: PATTERNS.companySlug, maxLength: 255, example: 'notion.so' })
+  company_slug!: string;
+
+  @ApiProperty({
+    pattern: PATTERNS.pageSlug,
+    maxLength: 100,
+    description: 'Empty for the primary pricing page',
+    example: '',
+  })
+  page_slug!: string;
+
+  @ApiProperty({
+    maxLength: MAX_URL,
+    description: URL_DESCRIPTION,
+    example: 'https://www.notion.so/pricing',
+  })
+  pricing_page_url!: string;
+}
+
+@ApiSchema({
+  name: 'ScrapeRecord',
+  description: 'One scrape of a known page; natural key company + page + version + scraper.',
+})
+export class ScrapeRecordDto {
+  @ApiProperty({ enum: ['scrape'] })
+  type!: 'scrape';
+
+  @ApiProperty({ pattern: PATTERNS.companySlug, maxLength: 255, example: 'notion.so' })
+  company_slug!: string;
+
+  @ApiProperty({ pattern: PATTERNS.pageSlug, maxLength: 100, example: '' })
+  page_slug!: string;
+
+  @ApiProperty({
+    pattern: PATTERNS.version,
+    description: 'YYYYMMDD, a real calendar date',
+    example: '20251016',
+  })
+  version!: string;
+
+  @ApiProperty({
+    maxLength: MAX_URL,
+    description: URL_DESCRIPTION,
+    example: 'https://www.notion.so/pricing',
+  })
+  page_url!: string;
+
+  @ApiProperty({ type: String, nullable: true, maxLength: MAX_URL, description: URL_DESCRIPTION })
+  screenshot_url!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, maxLength: MAX_URL, description: URL_DESCRIPTION })
+  markdown_url!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, maxLength: MAX_URL, description: URL_DESCRIPTION })
+  html_url!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, maxLength: MAX_URL, description: URL_DESCRIPTION })
+  ocr_url!: string | null;
+
+  @ApiProperty({
+    description: 'One of the configured scrapers (default scraper_1 to scraper_4)',
+    example: 'scraper_1',
+  })
+  scraper!: string;
+
+  @ApiProperty({ type: Boolean, nullable: true })
+  valid!: boolean | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: 10 })
+  score!: number | null;
+
+  @ApiProperty({ type: Boolean, nullable: true })
+  banner_free!: boolean | null;
+}
+
+@ApiSchema({ name: 'PricingMetricInput' })
+export class PricingMetricInputDto {
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'per user' })
+  display_name!: string;
+
+  @ApiProperty({ pattern: PATTERNS.identifier, example: 'user_based' })
+  modality!: string;
+}
+
+@ApiSchema({ name: 'ChargeInput' })
+export class ChargeInputDto {
+  @ApiProperty({ pattern: PATTERNS.identifier, example: 'monthly_recurring_billed_monthly' })
+  billing!: string;
+
+  @ApiProperty({ pattern: PATTERNS.currency, example: 'USD' })
+  currency!: string;
+
+  @ApiProperty({ type: Number, nullable: true, minimum: 0, example: 10 })
+  price!: number | null;
+
+  @ApiProperty({ pattern: PATTERNS.identifier, example: 'metered' })
+  charge_type!: string;
+
+  @ApiProperty({ type: () => PricingMetricInputDto, nullable: true })
+  pricing_metric!: PricingMetricInputDto | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    pattern: PATTERNS.identifier,
+    example: 'licensed',
+  })
+  usage_type?: string | null;
+
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Plus monthly' })
+  display_name!: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200, example: '$10/user/month' })
+  price_display?: string | null;
+
+  @ApiPropertyOptional({ ...ANY_JSON_VALUE, description: 'Any JSON value, stored as given' })
+  included_quantity?: unknown;
+
+  @ApiPropertyOptional({ ...ANY_JSON_VALUE, description: 'Any JSON value, stored as given' })
+  overage_info?: unknown;
+}
+
+@ApiSchema({ name: 'DiscountInput' })
+export class DiscountInputDto {
+  @ApiProperty({ pattern: PATTERNS.identifier, example: 'annual_discount' })
+  discount_category!: string;
+
+  @ApiProperty({ pattern: PATTERNS.identifier, example: 'percent' })
+  amount_type!: string;
+
+  @ApiProperty({ type: Number, example: 20 })
+  amount!: number;
+
+  @ApiProperty({ maxLength: 1000, example: 'Save 20% when billed yearly' })
+  description!: string;
+
+  @ApiProperty({ maxLength: 200, example: '12 months' })
+  duration!: string;
+}
+
+@ApiSchema({ name: 'PlanInput' })
+export class PlanInputDto {
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Plus' })
+  display_name!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'plus' })
+  internal_name!: string;
+
+  @ApiProperty({ example: false })
+  add_on!: boolean;
+
+  @ApiProperty({ type: () => [ChargeInputDto] })
+  charges!: ChargeInputDto[];
+
+  @ApiProperty({ type: () => [DiscountInputDto] })
+  discounts!: DiscountInputDto[];
+}
+
+@ApiSchema({
+  name: 'PricingRecord',
+  description: 'The pricing extracted from one scrape; natural key company + page + version.',
+})
+export class PricingRecordDto {
+  @ApiProperty({ enum: ['pricing'] })
+  type!: 'pricing';
+
+  @ApiProperty({ pattern: PATTERNS.companySlug, maxLength: 255, example: 'notion.so' })
+  company_slug!: string;
+
+  @ApiProperty({ pattern: PATTERNS.pageSlug, maxLength: 100, example: '' })
+  page_slug!: string;
+
+  @ApiProperty({ pattern: PATTERNS.version, example: '20251016' })
+  version!: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Which scrape of that version it was extracted from; the first scraper by name when absent',
+    example: 'scraper_1',
+  })
+  scraper?: string;
+
+  @ApiProperty({ type: () => [PlanInputDto] })
+  plans!: PlanInputDto[];
+}
+
+@ApiSchema({ name: 'AcceptedBatch', description: 'The batch is durably queued.' })
+export class AcceptedBatchDto {
+  @ApiProperty({ format: 'uuid', example: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f' })
+  batch_id!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Records in the batch', example: 5 })
+  accepted!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description: 'Distinct jobs queued: identical records within a batch are one job',
+    example: 5,
+  })
+  jobs!: number;
+}
+
+@ApiSchema({ name: 'BatchCounts', description: 'How many records of the batch are in each state.' })
+export class BatchCountsDto {
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  waiting!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  active!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  done!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Records already recorded with the same content (a no-op)',
+  })
+  duplicate!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  failed!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Records whose job is no longer in the queue (past its retention)',
+  })
+  unknown!: number;
+}
+
+@ApiSchema({ name: 'BatchFailure' })
+export class BatchFailureDto {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Position of the record in the batch' })
+  index!: number;
+
+  @ApiProperty()
+  job_id!: string;
+
+  @ApiProperty({ enum: ['company', 'page', 'scrape', 'pricing'] })
+  type!: string;
+
+  @ApiProperty({ example: 'company never.io is not known yet; gave up after 4 attempts' })
+  reason!: string;
+}
+
+@ApiSchema({ name: 'BatchStatus' })
+export class BatchStatusDto {
+  @ApiProperty({ format: 'uuid' })
+  batch_id!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Records in the batch' })
+  total!: number;
+
+  @ApiProperty({ description: 'True once no record is waiting or active' })
+  complete!: boolean;
+
+  @ApiProperty({ type: () => BatchCountsDto })
+  counts!: BatchCountsDto;
+
+  @ApiProperty({ type: () => [BatchFailureDto] })
+  failures!: BatchFailureDto[];
+}

@@ -1,0 +1,222 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { BILLING_VALUES } from '#app/domain';
+import { PATTERNS } from './patterns.js';
+
+/**
+ * The pricing structure (the seed's 2.5) as libs/domain/src/pricing-document.ts builds it: every
+ * field present (null rather than missing). Every id is a UUID that stays the same when the read
+ * models are rebuilt.
+ */
+
+/** Any JSON value (null included): a combinator keeps Nest from reading `unknown` as an object. */
+export const ANY_JSON_VALUE = {
+  anyOf: [
+    { type: 'string' },
+    { type: 'number' },
+    { type: 'boolean' },
+    { type: 'object' },
+    { type: 'array', items: {} },
+    { type: 'null' },
+  ],
+};
+
+const OPEN_VOCABULARY =
+  'An open vocabulary: any lower-case identifier, stored as the pipeline sent it.';
+
+@ApiSchema({ name: 'PricingMetric', description: 'What a metered charge counts.' })
+export class PricingMetricDto {
+  @ApiProperty({ format: 'uuid', example: '5d2c4c1e-8f0b-5a7e-9a51-0c3e2b7d9f10' })
+  id!: string;
+
+  @ApiProperty({ example: 'per user' })
+  display_name!: string;
+
+  @ApiProperty({
+    pattern: PATTERNS.identifier,
+    description: `Values seen: user_based, usage_based. ${OPEN_VOCABULARY}`,
+    example: 'user_based',
+  })
+  modality!: string;
+}
+
+@ApiSchema({ name: 'Charge', description: 'One price of a plan.' })
+export class ChargeDto {
+  @ApiProperty({ format: 'uuid', example: '0b8f7c52-3d1e-5f44-8a2b-6c9d1e0f3a27' })
+  id!: string;
+
+  @ApiProperty({
+    pattern: PATTERNS.identifier,
+    description:
+      `Billing values named by the interface: ${BILLING_VALUES.join(', ')} ` +
+      `(pricing_not_disclosed: contact sales or custom pricing). ${OPEN_VOCABULARY}`,
+    example: 'monthly_recurring_billed_monthly',
+  })
+  billing!: string;
+
+  @ApiProperty({
+    pattern: PATTERNS.currency,
+    description: 'ISO 4217 currency code',
+    example: 'USD',
+  })
+  currency!: string;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    minimum: 0,
+    description: 'Null for a free tier or an undisclosed price',
+    example: 10,
+  })
+  price!: number | null;
+
+  @ApiProperty({
+    pattern: PATTERNS.identifier,
+    description: `Values seen: metered, flat. ${OPEN_VOCABULARY}`,
+    example: 'metered',
+  })
+  charge_type!: string;
+
+  @ApiProperty({
+    type: () => PricingMetricDto,
+    nullable: true,
+    description: 'What the charge counts; null for a flat charge',
+  })
+  pricing_metric!: PricingMetricDto | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    pattern: PATTERNS.identifier,
+    description: `Values seen: licensed, pay_as_you_go, subscription; null when not given. ${OPEN_VOCABULARY}`,
+    example: 'licensed',
+  })
+  usage_type!: string | null;
+
+  @ApiProperty({ example: 'Plus monthly' })
+  display_name!: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Human-readable price; null when not given',
+    example: '$10/user/month',
+  })
+  price_display!: string | null;
+
+  @ApiProperty({
+    ...ANY_JSON_VALUE,
+    description:
+      'Quantity included in the price, as the pipeline sent it (any JSON value); null when not given',
+    example: null,
+  })
+  included_quantity!: unknown;
+
+  @ApiProperty({
+    ...ANY_JSON_VALUE,
+    description:
+      'How usage beyond the included quantity is charged, as the pipeline sent it (any JSON value); null when not given',
+    example: null,
+  })
+  overage_info!: unknown;
+}
+
+@ApiSchema({ name: 'Discount' })
+export class DiscountDto {
+  @ApiProperty({ format: 'uuid', example: '9e1d7a33-2b6c-5d8e-a4f0-71c2b3d4e5f6' })
+  id!: string;
+
+  @ApiProperty({
+    pattern: PATTERNS.identifier,
+    description:
+      'Value seen: annual_discount; categories named: annual, volume, education, nonprofit, ' +
+      `startup, promotional. ${OPEN_VOCABULARY}`,
+    example: 'annual_discount',
+  })
+  discount_category!: string;
+
+  @ApiProperty({
+    pattern: PATTERNS.identifier,
+    description: `Value seen: percent. ${OPEN_VOCABULARY}`,
+    example: 'percent',
+  })
+  amount_type!: string;
+
+  @ApiProperty({ type: Number, example: 20 })
+  amount!: number;
+
+  @ApiProperty({ example: 'Save 20% when billed yearly' })
+  description!: string;
+
+  @ApiProperty({ description: 'Free text, such as a number of months', example: '12 months' })
+  duration!: string;
+}
+
+@ApiSchema({ name: 'Plan' })
+export class PlanDto {
+  @ApiProperty({ format: 'uuid', example: '3c4d5e6f-7a8b-5c9d-8e0f-1a2b3c4d5e6f' })
+  id!: string;
+
+  @ApiProperty({ example: 'Plus' })
+  display_name!: string;
+
+  @ApiProperty({ example: 'plus' })
+  internal_name!: string;
+
+  @ApiProperty({ description: 'Whether the plan is an add-on to another plan', example: false })
+  add_on!: boolean;
+
+  @ApiProperty({ type: () => [ChargeDto] })
+  charges!: ChargeDto[];
+
+  @ApiProperty({ type: () => [DiscountDto], description: 'May be empty' })
+  discounts!: DiscountDto[];
+}
+
+@ApiSchema({ name: 'ScrapeReference', description: 'The scrape the pricing was extracted from.' })
+export class ScrapeReferenceDto {
+  @ApiProperty({ format: 'uuid', example: '7f6e5d4c-3b2a-5190-8f7e-6d5c4b3a2910' })
+  id!: string;
+
+  @ApiProperty({ pattern: PATTERNS.version, example: '20251016' })
+  version!: string;
+
+  @ApiProperty({ example: 'https://www.notion.so/pricing' })
+  page_url!: string;
+
+  @ApiProperty({ format: 'date-time', example: '2025-10-16T06:00:00.000Z' })
+  created_at!: string;
+}
+
+@ApiSchema({
+  name: 'PricingDocument',
+  description: 'The pricing structure of one pricing page at one version (2.5).',
+})
+export class PricingDocumentDto {
+  @ApiProperty({
+    description: 'Full slug: <company> or <company>.<page>',
+    example: 'notion',
+  })
+  slug!: string;
+
+  @ApiProperty({ pattern: PATTERNS.companySlug, example: 'notion.so' })
+  company_slug!: string;
+
+  @ApiProperty({
+    pattern: PATTERNS.pageSlug,
+    description: 'Empty string for the primary pricing page',
+    example: '',
+  })
+  page_subslug!: string;
+
+  @ApiProperty({ format: 'uuid', example: '1a2b3c4d-5e6f-5a7b-8c9d-0e1f2a3b4c5d' })
+  page_id!: string;
+
+  @ApiProperty({ pattern: PATTERNS.version, description: 'Scrape date', example: '20251016' })
+  version!: string;
+
+  @ApiProperty({ type: () => ScrapeReferenceDto })
+  scrape!: ScrapeReferenceDto;
+
+  @ApiProperty({ type: () => [PlanDto] })
+  plans!: PlanDto[];
+}
