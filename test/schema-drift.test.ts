@@ -22,6 +22,7 @@ describe('migrations and entities agree', () => {
       'InitialSchema1763700000000',
       'CompanyListIndexes1763800000000',
       'CompanySearchTrigram1763900000000',
+      'DropUnusedScrapeIndex1764000000000',
     ]);
     expect(await runMigrations(dataSource)).toEqual([]);
   });

@@ -10,6 +10,7 @@ import { ScrapeFileEntity } from './entities/scrape-file.entity.js';
 import { InitialSchema1763700000000 } from './migrations/1763700000000-initial-schema.js';
 import { CompanyListIndexes1763800000000 } from './migrations/1763800000000-company-list-indexes.js';
 import { CompanySearchTrigram1763900000000 } from './migrations/1763900000000-company-search-trigram.js';
+import { DropUnusedScrapeIndex1764000000000 } from './migrations/1764000000000-drop-unused-scrape-index.js';
 
 export const ENTITIES = [
   CompanyEntity,
@@ -22,6 +23,7 @@ export const MIGRATIONS = [
   InitialSchema1763700000000,
   CompanyListIndexes1763800000000,
   CompanySearchTrigram1763900000000,
+  DropUnusedScrapeIndex1764000000000,
 ];
 
 /** The part of a better-sqlite3 connection the options below use. */

@@ -1,9 +1,8 @@
-import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
+import { Column, Entity, PrimaryColumn, Unique } from 'typeorm';
 
 /** Scrape files read model: one row per page, version and scraper; never changes once written. */
 @Entity('scrape_files')
 @Unique('uq_scrape_files_page_version_scraper', ['pageId', 'version', 'scraper'])
-@Index('ix_scrape_files_company_version', ['companySlug', 'version'])
 export class ScrapeFileEntity {
   @PrimaryColumn('varchar', { length: 36 }) id!: string;
   @Column('varchar', { name: 'page_id', length: 36 }) pageId!: string;
