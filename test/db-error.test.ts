@@ -3,6 +3,7 @@ import { TransactionRunner } from '#app/persistence';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
+import { waitFor } from './support/wait-for.js';
 
 const environment = testEnvironment();
 let api: TestApp;
@@ -12,6 +13,13 @@ beforeAll(async () => {
   api = await startTestApp(environment.config());
   await api.settled(await api.ingest([records.company('broken.io'), records.page('broken.io')]));
   key = await api.createKey(['read']);
+  // A settled batch is in the log; the page must also be projected, or the slug is a 404.
+  await waitFor('the page to be readable', async () => {
+    const response = await api.request('/api/pages/broken.io', {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    return response.status === 200 ? true : undefined;
+  });
   // A real failing query: the read models vanish from under the running service.
   const database = api.app.get(TransactionRunner);
   await database.query('DROP TABLE scrape_files');
