@@ -25,6 +25,18 @@ import { AdminAuth, ApiErrorResponses, CreditCost } from '../openapi/decorators.
 import { AdminTokenGuard } from './admin-token.guard.js';
 import { CreateKeyDto } from './create-key.dto.js';
 
+/** The documented 401 of every admin operation. */
+const ADMIN_TOKEN_REFUSED = {
+  token: {
+    summary: 'No or wrong admin token',
+    value: {
+      error: 'Unauthorized',
+      message: 'A valid admin token is required',
+      details: { hint: 'Send "Authorization: Bearer <ADMIN_TOKEN>"' },
+    },
+  },
+};
+
 @Controller('admin/keys')
 @UseGuards(AdminTokenGuard)
 @ApiTags('Admin')
@@ -66,16 +78,7 @@ export class AdminKeysController {
         },
       },
     },
-    401: {
-      token: {
-        summary: 'No or wrong admin token',
-        value: {
-          error: 'Unauthorized',
-          message: 'A valid admin token is required',
-          details: { hint: 'Send "Authorization: Bearer <ADMIN_TOKEN>"' },
-        },
-      },
-    },
+    401: ADMIN_TOKEN_REFUSED,
   })
   async create(@Body() body: CreateKeyDto) {
     try {
@@ -114,16 +117,7 @@ export class AdminKeysController {
   })
   @ApiOkResponse({ type: ApiKeyListDto, description: 'Every key' })
   @ApiErrorResponses('general', [401, 500], {
-    401: {
-      token: {
-        summary: 'No or wrong admin token',
-        value: {
-          error: 'Unauthorized',
-          message: 'A valid admin token is required',
-          details: { hint: 'Send "Authorization: Bearer <ADMIN_TOKEN>"' },
-        },
-      },
-    },
+    401: ADMIN_TOKEN_REFUSED,
   })
   async list(): Promise<{ data: ApiKeyView[] }> {
     return { data: await this.keys.list() };
@@ -140,16 +134,7 @@ export class AdminKeysController {
   @ApiParam({ name: 'id', description: 'The key id', schema: { type: 'string' } })
   @ApiNoContentResponse({ description: 'The key is revoked' })
   @ApiErrorResponses('general', [401, 404, 500], {
-    401: {
-      token: {
-        summary: 'No or wrong admin token',
-        value: {
-          error: 'Unauthorized',
-          message: 'A valid admin token is required',
-          details: { hint: 'Send "Authorization: Bearer <ADMIN_TOKEN>"' },
-        },
-      },
-    },
+    401: ADMIN_TOKEN_REFUSED,
     404: {
       unknown: {
         summary: 'Unknown key',

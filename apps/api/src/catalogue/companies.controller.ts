@@ -182,14 +182,7 @@ export class CompaniesController {
       });
     }
     const company = await this.companies.findBySlug(slug);
-    if (!company) {
-      const suggestion = await this.slugs.suggestion(slug);
-      throw new ApiError(404, 'NOT_FOUND', `No company with slug ${slug}`, {
-        slug,
-        suggestion:
-          suggestion ?? `Search for it: GET /v1/api/companies?search=${encodeURIComponent(slug)}`,
-      });
-    }
+    if (!company) throw await this.slugs.unknownSlugWithSuggestion(slug, 'company');
     if (!includePages) return companyDetail(company);
     const pages = await this.pages.listByCompany(company.slug);
     return {

@@ -1,7 +1,6 @@
 import { Controller, Get, Param, Req, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
-  PERIOD_EXAMPLES,
   isPeriodClosed,
   parseMonth,
   parsePeriod,
@@ -9,12 +8,10 @@ import {
   parseVersion,
   parseWeek,
   type Period,
-  type PeriodResult,
 } from '#app/domain';
 import { ScrapeFileReader, type PricingPageEntity } from '#app/persistence';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
-import { ApiError } from '../errors/api-error.js';
 import { markImmutable } from '../http/immutable-response.js';
 import {
   FilesOfPeriodDto,
@@ -30,17 +27,9 @@ import {
 } from '../openapi/decorators.js';
 import { FILES_SLUG_PARAMETER, timeParameter } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
+import { periodOrThrow } from './period-parameter.js';
 import { scrapeFile } from './representations.js';
 import { SlugResolver } from './slug-resolver.js';
-
-/** A valid period, or the documented 400 for the input. */
-export function periodOrThrow(result: PeriodResult, provided: string): Period {
-  if (result.ok) return result.period;
-  throw new ApiError(400, result.code, result.message, {
-    provided,
-    ...(result.code === 'INVALID_PERIOD_FORMAT' ? { examples: PERIOD_EXAMPLES } : {}),
-  });
-}
 
 /** 400 and 404 examples of one files route; `code` is the route's own time-format error. */
 function filesErrorExamples(code: string, provided: string, message: string): ErrorExamples {
@@ -279,12 +268,7 @@ export class FilesController {
 
   private async pagesOf(slug: string): Promise<PricingPageEntity[]> {
     const target = await this.slugs.resolve(slug);
-    if (!target) {
-      throw new ApiError(404, 'NOT_FOUND', `No company or page with slug ${slug}`, {
-        slug,
-        message: `No company or page with slug ${slug}`,
-      });
-    }
+    if (!target) throw this.slugs.unknownSlug(slug, 'company or page');
     return target.kind === 'company' ? target.pages : [target.page];
   }
 

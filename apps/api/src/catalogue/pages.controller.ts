@@ -1,7 +1,6 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
-import { ApiError } from '../errors/api-error.js';
 import { PageReferenceDto } from '../openapi/catalogue.dto.js';
 import { ApiErrorResponses, ApiKeyAuth, CreditCost } from '../openapi/decorators.js';
 import { PAGE_SLUG_PARAMETER } from '../openapi/parameters.js';
@@ -49,16 +48,8 @@ export class PagesController {
     },
   })
   async one(@Param('slug') slug: string) {
-    const target = await this.slugs.resolve(slug);
-    const page = target ? this.slugs.singlePage(target) : null;
-    if (!target || !page) {
-      const suggestion = await this.slugs.suggestion(slug);
-      throw new ApiError(404, 'NOT_FOUND', `No pricing page with slug ${slug}`, {
-        slug,
-        suggestion:
-          suggestion ?? `Search for it: GET /v1/api/companies?search=${encodeURIComponent(slug)}`,
-      });
-    }
-    return pageReference(page, target.company.name);
+    const resolved = await this.slugs.resolvePage(slug);
+    if (!resolved) throw await this.slugs.unknownSlugWithSuggestion(slug, 'pricing page');
+    return pageReference(resolved.page, resolved.company.name);
   }
 }

@@ -15,7 +15,7 @@ import {
 import { PAGE_SLUG_PARAMETER } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
 import { PricingDocumentDto } from '../openapi/pricing.dto.js';
-import { periodOrThrow } from './files.controller.js';
+import { periodOrThrow } from './period-parameter.js';
 import { optionalText, type QueryValue } from './query-parameters.js';
 import { SlugResolver } from './slug-resolver.js';
 
@@ -171,15 +171,9 @@ export class PricingController {
   }
 
   private async pageOf(slug: string): Promise<PricingPageEntity> {
-    const target = await this.slugs.resolve(slug);
-    const page = target ? this.slugs.singlePage(target) : null;
-    if (!page) {
-      throw new ApiError(404, 'NOT_FOUND', `No pricing page with slug ${slug}`, {
-        slug,
-        message: `No pricing page with slug ${slug}`,
-      });
-    }
-    return page;
+    const resolved = await this.slugs.resolvePage(slug);
+    if (!resolved) throw this.slugs.unknownSlug(slug, 'pricing page');
+    return resolved.page;
   }
 
   private async versionNotFound(slug: string, page: PricingPageEntity, requested: string | null) {

@@ -54,8 +54,33 @@ export class SlugResolver {
     );
   }
 
+  /** The one page a slug means on the pages and pricing endpoints (see singlePage), or null. */
+  async resolvePage(
+    slug: string,
+  ): Promise<{ company: CompanyEntity; page: PricingPageEntity } | null> {
+    const target = await this.resolve(slug);
+    const page = target ? this.singlePage(target) : null;
+    return target && page ? { company: target.company, page } : null;
+  }
+
+  /** 404 for files and pricing (`{error, code, details}`): the slug and a message. */
+  unknownSlug(slug: string, what: string): ApiError {
+    const message = `No ${what} with slug ${slug}`;
+    return new ApiError(404, 'NOT_FOUND', message, { slug, message });
+  }
+
+  /** 404 for the general shape: the slug and the closest existing one, or a hint to search. */
+  async unknownSlugWithSuggestion(slug: string, what: string): Promise<ApiError> {
+    const suggestion = await this.suggestion(slug);
+    return new ApiError(404, 'NOT_FOUND', `No ${what} with slug ${slug}`, {
+      slug,
+      suggestion:
+        suggestion ?? `Search for it: GET /v1/api/companies?search=${encodeURIComponent(slug)}`,
+    });
+  }
+
   /** The closest existing company slug, when one is close enough to be a likely typo. */
-  async suggestion(slug: string): Promise<string | null> {
+  private async suggestion(slug: string): Promise<string | null> {
     const candidates = await this.companies.slugsLike(slug);
     if (candidates.length === 0) return null;
     const best = closest(slug, candidates);
