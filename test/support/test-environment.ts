@@ -40,6 +40,9 @@ export function testEnvironment(overrides: Record<string, string> = {}): TestEnv
     INGEST_LOCK_MS: '2000',
     PROJECTION_POLL_MS: '50',
     LOG_LEVEL: 'warn',
+    // Suites fire many requests quickly with one key from one address; limit tests lower these.
+    BURST_LIMIT_PER_SECOND: '100000',
+    AUTH_FAILURES_PER_MINUTE: '100000',
     ...overrides,
   };
   return {
@@ -49,11 +52,14 @@ export function testEnvironment(overrides: Record<string, string> = {}): TestEnv
     async cleanup() {
       const redis = new Redis(redisUrl);
       try {
-        for (let cursor = '0'; ;) {
-          const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-          if (keys.length > 0) await redis.del(...keys);
-          cursor = next;
-          if (cursor === '0') break;
+        // The queues under {test-<id>}, the counters under test-<id>: (QUEUE_PREFIX's namespace).
+        for (const pattern of [`${prefix}*`, `test-${id}:*`]) {
+          for (let cursor = '0'; ;) {
+            const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+            if (keys.length > 0) await redis.del(...keys);
+            cursor = next;
+            if (cursor === '0') break;
+          }
         }
       } finally {
         redis.disconnect();

@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '#app/config';
 import { ApiKeyEntity, ApiKeyRepository } from '#app/persistence';
 import { randomUUID } from 'node:crypto';
+import { AccessRedis } from './access-redis.js';
+import { ApiKeyCache } from './api-key-cache.js';
 import {
   API_KEY_SCOPES,
   type ApiKeyScope,
@@ -32,12 +34,17 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /** Key management for the admin API and the command-line tool, and key checks for requests. */
 @Injectable()
 export class ApiKeysService {
+  private readonly logger = new Logger(ApiKeysService.name);
   private readonly lastUsedWrites = new Map<string, number>();
+  private readonly cache: ApiKeyCache;
 
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly config: AppConfig,
-  ) {}
+    private readonly redis: AccessRedis,
+  ) {
+    this.cache = new ApiKeyCache(config.limits.keyCacheMs);
+  }
 
   /** Creates a key; the returned view carries `key`, which is never shown again. */
   async create(
@@ -97,9 +104,33 @@ export class ApiKeysService {
     return entity ? toView(entity, now) : null;
   }
 
-  /** False when no active or expired key has this id. */
-  revoke(id: string, now = new Date()): Promise<boolean> {
-    return this.keys.revoke(id, now.toISOString());
+  /**
+   * False when no active or expired key has this id. Every API process is told at once (Redis
+   * pub/sub) to drop its cached copy; one that misses the message drops it when its cache
+   * entry ends (API_KEY_CACHE_SECONDS) or when its subscription reconnects.
+   */
+  async revoke(id: string, now = new Date()): Promise<boolean> {
+    const revoked = await this.keys.revoke(id, now.toISOString());
+    this.cache.forget(id);
+    try {
+      await this.redis.connection.publish(this.redis.revocationChannel, id);
+    } catch (error) {
+      this.logger.warn(
+        `key ${id} is revoked, but API processes could not be told (${(error as Error).message}); ` +
+          'they stop accepting it when their cached copy ends',
+      );
+    }
+    return revoked;
+  }
+
+  /** Drops a key from this process's cache (a revocation announced by another process). */
+  forgetCached(id: string): void {
+    this.cache.forget(id);
+  }
+
+  /** Drops every cached key (after missing announcements, e.g. while Redis was away). */
+  forgetAllCached(): void {
+    this.cache.clear();
   }
 
   async authenticate(
@@ -109,11 +140,15 @@ export class ApiKeysService {
     if (!presented) return { ok: false, reason: 'missing' };
     if (!isWellFormedApiKey(presented)) return { ok: false, reason: 'malformed' };
     const hash = hashApiKey(presented);
-    const entity = await this.keys.findByHash(hash);
+    const cached = this.cache.get(hash, now);
+    const lookupGeneration = this.cache.generation;
+    const entity = cached ?? (await this.keys.findByHash(hash));
     // The lookup is by hash; comparing again in equal time keeps timing independent of the match.
     if (!entity || !secretsEqual(entity.keyHash, hash)) return { ok: false, reason: 'unknown' };
     const status = statusOf(entity, now);
     if (status !== 'active') return { ok: false, reason: status };
+    // Not renewed on a hit: a key in constant use is still re-read once per cache period.
+    if (!cached) this.cache.set(entity, now, lookupGeneration);
     await this.noteUse(entity.id, now);
     return {
       ok: true,

@@ -1,5 +1,11 @@
 export * from './access.module.js';
+export * from './access-redis.js';
 export * from './api-key.js';
 export * from './api-keys.service.js';
 export * from './key-request.error.js';
+export * from './key-revocation.listener.js';
+export * from './metering/auth-failure-limiter.js';
+export * from './metering/calendar.js';
+export * from './metering/meter-reading.js';
+export * from './metering/request-meter.js';
 export { secretsEqual } from './api-key-secret.js';

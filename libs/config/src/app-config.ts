@@ -1,6 +1,9 @@
 export type DatabaseConfig =
   { type: 'sqlite'; path: string } | { type: 'postgres'; url: string; schema: string };
 
+/** Fastify's trustProxy: whom to believe about the client address (X-Forwarded-For). */
+export type TrustProxy = boolean | string;
+
 export interface PlanDefinition {
   name: string;
   requestsPerHour: number;
@@ -11,9 +14,13 @@ export interface PlanDefinition {
 /** The one validated configuration object every service receives by injection. */
 export class AppConfig {
   constructor(
-    readonly http: { host: string; port: number },
+    readonly http: { host: string; port: number; trustProxy: TrustProxy },
     readonly database: DatabaseConfig,
-    readonly redis: { url: string; queuePrefix: string },
+    /**
+     * `keyNamespace` starts every other key (counters, channels): the queue prefix without its
+     * braces, so each key can carry its own hash tag (an API key's id) on Redis Cluster.
+     */
+    readonly redis: { url: string; queuePrefix: string; keyNamespace: string },
     readonly adminToken: string | null,
     /** Cheapest first. */
     readonly plans: PlanDefinition[],
@@ -31,7 +38,20 @@ export class AppConfig {
     readonly logLevel: 'fatal' | 'error' | 'warn' | 'log' | 'debug' | 'verbose',
     /** Where a 403 for a missing plan feature sends the customer. */
     readonly upgradeUrl: string,
+    readonly limits: {
+      /** Requests a second per key, charged or not (a bucket of this many, refilled as fast). */
+      burstPerSecond: number;
+      /** Failed authentications a minute per client address. */
+      authFailuresPerMinute: number;
+      /** How long a process trusts a key it has looked up; revocations also arrive by pub/sub. */
+      keyCacheMs: number;
+    },
   ) {}
+
+  /** The plan of that name; undefined for a plan no longer configured. */
+  planNamed(name: string): PlanDefinition | undefined {
+    return this.plans.find((plan) => plan.name === name);
+  }
 }
 
 type LogLevel = AppConfig['logLevel'];

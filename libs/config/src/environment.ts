@@ -133,4 +133,32 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL?: string;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  // Beyond this the bucket's step (1000 / limit ms) is finer than the stored precision.
+  @Max(100_000)
+  BURST_LIMIT_PER_SECOND?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  AUTH_FAILURES_PER_MINUTE?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  API_KEY_CACHE_SECONDS?: number;
+
+  @IsOptional()
+  @Matches(/^(true|false|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/, {
+    message: 'TRUST_PROXY must be true, false, or comma-separated proxy addresses or CIDRs',
+  })
+  TRUST_PROXY?: string;
 }

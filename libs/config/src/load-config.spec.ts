@@ -52,6 +52,20 @@ describe('loadConfig defaults', () => {
     expect([...pro!.features].sort()).toEqual(['companies', 'files', 'pages', 'pricing']);
     expect(enterprise!.features).toEqual(expect.arrayContaining([...pro!.features, 'webhooks']));
   });
+
+  it('limits bursts to 20 requests a second and failed authentications to 30 a minute', () => {
+    expect(config.limits).toEqual({
+      burstPerSecond: 20,
+      authFailuresPerMinute: 30,
+      keyCacheMs: 30_000,
+    });
+  });
+
+  it('trusts no proxy and names counters after the queue prefix, without its hash tag', () => {
+    expect(config.http.trustProxy).toBe(false);
+    expect(config.redis.queuePrefix).toBe('{pricing}');
+    expect(config.redis.keyNamespace).toBe('pricing');
+  });
 });
 
 describe('loadConfig values', () => {
@@ -66,8 +80,19 @@ describe('loadConfig values', () => {
       SCRAPERS: 'alpha,beta',
       WORKER_CONCURRENCY: '3',
       LOG_LEVEL: 'debug',
+      QUEUE_PREFIX: '{staging}',
+      BURST_LIMIT_PER_SECOND: '5',
+      AUTH_FAILURES_PER_MINUTE: '10',
+      API_KEY_CACHE_SECONDS: '0',
+      TRUST_PROXY: '10.0.0.0/8,127.0.0.1',
     });
-    expect(config.http).toEqual({ host: '0.0.0.0', port: 8080 });
+    expect(config.http).toEqual({
+      host: '0.0.0.0',
+      port: 8080,
+      trustProxy: '10.0.0.0/8,127.0.0.1',
+    });
+    expect(config.redis.keyNamespace).toBe('staging');
+    expect(config.limits).toEqual({ burstPerSecond: 5, authFailuresPerMinute: 10, keyCacheMs: 0 });
     expect(config.database).toEqual({ type: 'sqlite', path: '/tmp/other.db' });
     expect(config.redis.url).toBe('redis://cache:6380');
     expect(config.adminToken).toBe('a-long-enough-admin-token');
@@ -114,6 +139,11 @@ describe('loadConfig values', () => {
     expect(config.ingest.concurrency).toBe(8);
   });
 
+  it('reads TRUST_PROXY=true as trusting every proxy', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).http.trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).http.trustProxy).toBe(false);
+  });
+
   it('ignores variables it does not know', () => {
     expect(loadConfig({ PATH: '/usr/bin', SOMETHING_ELSE: 'x' }).http.port).toBe(3000);
   });
@@ -150,6 +180,12 @@ describe('loadConfig refusals', () => {
     ['WORKER_CONCURRENCY', '0'],
     ['WORKER_CONCURRENCY', 'many'],
     ['LOG_LEVEL', 'loud'],
+    ['BURST_LIMIT_PER_SECOND', '0'],
+    ['BURST_LIMIT_PER_SECOND', '100001'],
+    ['AUTH_FAILURES_PER_MINUTE', '1000001'],
+    ['AUTH_FAILURES_PER_MINUTE', 'lots'],
+    ['API_KEY_CACHE_SECONDS', '3601'],
+    ['TRUST_PROXY', 'yes please'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.message).toContain(name);

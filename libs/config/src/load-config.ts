@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { AppConfig, type DatabaseConfig } from './app-config.js';
+import { AppConfig, type DatabaseConfig, type TrustProxy } from './app-config.js';
 import { ConfigError } from './config.error.js';
 import { EnvironmentVariables } from './environment.js';
 import { DEFAULT_PLANS, loadPlansFile } from './plans.js';
@@ -14,6 +14,11 @@ export interface LoadConfigOptions {
 function parseDatabaseUrl(url: string, schema: string): DatabaseConfig {
   if (url.startsWith('sqlite:')) return { type: 'sqlite', path: url.slice('sqlite:'.length) };
   return { type: 'postgres', url, schema };
+}
+
+function parseTrustProxy(value: string | undefined): TrustProxy {
+  if (value === undefined || value === 'false') return false;
+  return value === 'true' ? true : value;
 }
 
 /** Validates the environment and builds the configuration, or throws naming each bad variable. */
@@ -31,15 +36,21 @@ export function loadConfig(
     );
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
+  const queuePrefix = vars.QUEUE_PREFIX ?? DEFAULT_QUEUE_PREFIX;
   return new AppConfig(
-    { host: vars.HOST ?? '127.0.0.1', port: vars.PORT ?? 3000 },
+    {
+      host: vars.HOST ?? '127.0.0.1',
+      port: vars.PORT ?? 3000,
+      trustProxy: parseTrustProxy(vars.TRUST_PROXY),
+    },
     parseDatabaseUrl(
       vars.DATABASE_URL ?? 'sqlite:./data/pricing.db',
       vars.DATABASE_SCHEMA ?? 'public',
     ),
     {
       url: vars.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      queuePrefix: vars.QUEUE_PREFIX ?? DEFAULT_QUEUE_PREFIX,
+      queuePrefix,
+      keyNamespace: queuePrefix.replace(/[{}]/g, ''),
     },
     vars.ADMIN_TOKEN ?? null,
     vars.PLANS_FILE ? loadPlansFile(vars.PLANS_FILE) : DEFAULT_PLANS,
@@ -56,5 +67,10 @@ export function loadConfig(
     vars.SHUTDOWN_GRACE_MS ?? 10_000,
     (vars.LOG_LEVEL as AppConfig['logLevel'] | undefined) ?? 'log',
     vars.UPGRADE_URL ?? 'https://pricing-intelligence.example.com/upgrade',
+    {
+      burstPerSecond: vars.BURST_LIMIT_PER_SECOND ?? 20,
+      authFailuresPerMinute: vars.AUTH_FAILURES_PER_MINUTE ?? 30,
+      keyCacheMs: (vars.API_KEY_CACHE_SECONDS ?? 30) * 1000,
+    },
   );
 }

@@ -1,0 +1,56 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '#app/config';
+import { createRedisConnection } from '#app/contracts';
+import type { Redis } from 'ioredis';
+import type { LuaScript } from './metering/lua-script.js';
+
+/**
+ * The connection metering and key revocations use, and the names of their keys. It fails a
+ * command fast when Redis is away, so a request answers 503 instead of waiting; it connects on
+ * first use, so a command-line run that needs no Redis opens none.
+ */
+@Injectable()
+export class AccessRedis implements OnApplicationShutdown {
+  readonly connection: Redis;
+  private readonly namespace: string;
+
+  constructor(config: AppConfig) {
+    this.connection = createRedisConnection(config.redis.url, 'access', {
+      maxRetriesPerRequest: 1,
+      lazyConnect: true,
+    });
+    this.namespace = config.redis.keyNamespace;
+  }
+
+  /** A key of one API key's counters; the id is the hash tag, so all of them share a slot. */
+  meterKey(apiKeyId: string, counter: string): string {
+    return `${this.namespace}:meter:{${apiKeyId}}:${counter}`;
+  }
+
+  authFailuresKey(clientAddress: string): string {
+    return `${this.namespace}:auth-failures:{${clientAddress}}`;
+  }
+
+  get revocationChannel(): string {
+    return `${this.namespace}:keys:revoked`;
+  }
+
+  /** Runs a script by its SHA-1; loads it (once per Redis server) when Redis does not know it. */
+  async run(script: LuaScript, keys: string[], args: (string | number)[]): Promise<unknown> {
+    try {
+      return await this.connection.evalsha(script.sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!(error as Error).message?.startsWith('NOSCRIPT')) throw error;
+      await this.connection.script('LOAD', script.lua);
+      return this.connection.evalsha(script.sha, keys.length, ...keys, ...args);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.connection.status === 'wait') {
+      this.connection.disconnect();
+      return;
+    }
+    await this.connection.quit().catch(() => undefined);
+  }
+}

@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '#app/config';
+import { AccessRedis } from '../access-redis.js';
+import { AUTH_FAILURE_SCRIPT } from './scripts.js';
+
+/** Bounds failed authentications per client address (contract section 3: 30 a minute). */
+@Injectable()
+export class AuthFailureLimiter {
+  constructor(
+    private readonly redis: AccessRedis,
+    private readonly config: AppConfig,
+  ) {}
+
+  get perMinute(): number {
+    return this.config.limits.authFailuresPerMinute;
+  }
+
+  /** Counts one failure; answers 0, or the milliseconds the address must wait (not counted). */
+  async recordFailure(clientAddress: string, now = new Date()): Promise<number> {
+    return (await this.redis.run(
+      AUTH_FAILURE_SCRIPT,
+      [this.redis.authFailuresKey(clientAddress)],
+      [now.getTime(), this.perMinute],
+    )) as number;
+  }
+}

@@ -1,0 +1,38 @@
+import type { PlanDefinition } from '#app/config';
+
+/** What a metering call decided. `credits` wins over `hourly` when both are exhausted. */
+export type MeterOutcome = 'ok' | 'burst' | 'credits' | 'hourly';
+
+/** How a request is metered: counted and charged, bounded by the burst limit only, or neither. */
+export type MeterMode = 'charge' | 'burst' | 'read';
+
+/** A key's counters as one metering call left them. Times are milliseconds since the epoch. */
+export interface MeterReading {
+  outcome: MeterOutcome;
+  /** When refused: milliseconds until the refusing limit admits a request again. */
+  retryAfterMs: number;
+  hourly: {
+    limit: number;
+    used: number;
+    /** Null when no window is open: the next counted request opens one. */
+    windowStartedAt: number | null;
+    /** The open window's end, or an hour from now when none is open. */
+    resetAt: number;
+  };
+  credits: { limit: number; used: number; resetAt: number };
+  burstPerSecond: number;
+}
+
+/** What a refund needs to find the counters a charge went to. */
+export interface ChargeTicket {
+  apiKeyId: string;
+  plan: PlanDefinition;
+  windowStartedAt: number;
+  creditMonth: string;
+}
+
+export interface Metering {
+  reading: MeterReading;
+  /** Present when the request was counted: a non-2xx answer gives it back. */
+  ticket: ChargeTicket | null;
+}

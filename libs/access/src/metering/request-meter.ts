@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig, type PlanDefinition } from '#app/config';
+import { AccessRedis } from '../access-redis.js';
+import { creditMonth, HOUR_MS, nextCreditReset } from './calendar.js';
+import type {
+  ChargeTicket,
+  MeterMode,
+  MeterOutcome,
+  Metering,
+  MeterReading,
+} from './meter-reading.js';
+import { METER_SCRIPT, REFUND_SCRIPT } from './scripts.js';
+
+type ScriptReply = [MeterOutcome, number, number, number, number];
+
+/**
+ * Checks and counts requests against a key's plan: hourly window, monthly credits and burst
+ * limit, each call one round trip to Redis (contract section 3).
+ */
+@Injectable()
+export class RequestMeter {
+  constructor(
+    private readonly redis: AccessRedis,
+    private readonly config: AppConfig,
+  ) {}
+
+  async meter(
+    apiKeyId: string,
+    plan: PlanDefinition,
+    mode: MeterMode,
+    now = new Date(),
+  ): Promise<Metering> {
+    const month = creditMonth(now);
+    const creditsReset = nextCreditReset(now).getTime();
+    const reply = (await this.redis.run(
+      METER_SCRIPT,
+      [
+        this.redis.meterKey(apiKeyId, 'hour'),
+        this.redis.meterKey(apiKeyId, `credits:${month}`),
+        this.redis.meterKey(apiKeyId, 'burst'),
+      ],
+      [
+        now.getTime(),
+        mode,
+        plan.requestsPerHour,
+        plan.creditsPerMonth,
+        // Kept an hour past the reset, for the refund of a request charged just before it.
+        creditsReset + HOUR_MS,
+        this.config.limits.burstPerSecond,
+      ],
+    )) as ScriptReply;
+    const reading = this.reading(reply, plan, now);
+    const counted = mode === 'charge' && reading.outcome === 'ok';
+    return {
+      reading,
+      ticket: counted
+        ? { apiKeyId, plan, windowStartedAt: reading.hourly.windowStartedAt!, creditMonth: month }
+        : null,
+    };
+  }
+
+  /** A key's counters, changing nothing. A plan no longer configured allows nothing. */
+  async read(apiKeyId: string, planName: string, now = new Date()): Promise<MeterReading> {
+    const plan = this.config.planNamed(planName) ?? {
+      name: planName,
+      requestsPerHour: 0,
+      creditsPerMonth: 0,
+      features: [],
+    };
+    return (await this.meter(apiKeyId, plan, 'read', now)).reading;
+  }
+
+  /** Gives back what `ticket` counted; the reading shows the key's counters after it. */
+  async refund(ticket: ChargeTicket, now = new Date()): Promise<MeterReading> {
+    const reply = (await this.redis.run(
+      REFUND_SCRIPT,
+      [
+        this.redis.meterKey(ticket.apiKeyId, 'hour'),
+        this.redis.meterKey(ticket.apiKeyId, `credits:${ticket.creditMonth}`),
+        this.redis.meterKey(ticket.apiKeyId, `credits:${creditMonth(now)}`),
+      ],
+      [ticket.windowStartedAt, now.getTime()],
+    )) as ScriptReply;
+    return this.reading(reply, ticket.plan, now);
+  }
+
+  private reading(
+    [outcome, hourlyUsed, windowStart, creditsUsed, waitMs]: ScriptReply,
+    plan: PlanDefinition,
+    now: Date,
+  ): MeterReading {
+    const creditsReset = nextCreditReset(now).getTime();
+    const windowStartedAt = windowStart === 0 ? null : windowStart;
+    return {
+      outcome,
+      retryAfterMs: outcome === 'credits' ? creditsReset - now.getTime() : waitMs,
+      hourly: {
+        limit: plan.requestsPerHour,
+        used: hourlyUsed,
+        windowStartedAt,
+        resetAt: (windowStartedAt ?? now.getTime()) + HOUR_MS,
+      },
+      credits: { limit: plan.creditsPerMonth, used: creditsUsed, resetAt: creditsReset },
+      burstPerSecond: this.config.limits.burstPerSecond,
+    };
+  }
+}

@@ -1,0 +1,127 @@
+import { LuaScript } from './lua-script.js';
+
+/*
+ * The Redis side of metering. Each script touches only keys of one API key (or one client
+ * address), which share a hash tag, so it runs on Redis Cluster too. Times are milliseconds
+ * since the epoch, passed in by the caller so that every process of a deployment agrees (and
+ * tests can choose them).
+ *
+ * Every script answers {outcome, hourly count, window start (0: no open window), credits used
+ * this month, milliseconds to wait (0 unless refused)}.
+ */
+
+const HOUR = 'local HOUR = 3600000\n';
+
+/**
+ * A bucket of `capacity` that refills at `capacity` per `period_ms` (the generic cell rate
+ * algorithm, which keeps one number per key: the theoretical arrival time). Takes one unit and
+ * answers 0, or answers the milliseconds until one is free and takes nothing.
+ */
+const TAKE = `
+local function take(key, now, capacity, period_ms)
+  local interval = period_ms / capacity
+  local tat = tonumber(redis.call('GET', key)) or now
+  if tat < now then tat = now end
+  local next_tat = tat + interval
+  local wait = next_tat - period_ms - now
+  if wait > 0 then return math.ceil(wait) end
+  redis.call('SET', key, string.format('%.3f', next_tat), 'PX', math.max(1, math.ceil(next_tat - now)))
+  return 0
+end
+`;
+
+/** The key's open hourly window, or start 0 and count 0 when none is open at `now`. */
+const OPEN_WINDOW = `
+local function open_window(key, now)
+  local window = redis.call('HMGET', key, 'start', 'count')
+  local start = tonumber(window[1])
+  if start == nil or now >= start + HOUR then return 0, 0, window[1] end
+  return start, tonumber(window[2]) or 0, window[1]
+end
+`;
+
+/**
+ * Checks and counts one request.
+ * KEYS: hourly window (hash start, count), this month's credits used, burst bucket.
+ * ARGV: now, mode, hourly limit, monthly credits, when this month's counter may go, burst size.
+ * Modes: `charge` takes a burst unit, then refuses when credits (first) or the hourly window are
+ * exhausted, else counts the request in both, opening a window at the first; `burst` only takes
+ * a burst unit; `read` changes nothing.
+ */
+export const METER_SCRIPT = new LuaScript(
+  HOUR +
+    TAKE +
+    OPEN_WINDOW +
+    `
+local now = tonumber(ARGV[1])
+local mode = ARGV[2]
+local hourly_limit = tonumber(ARGV[3])
+local credit_limit = tonumber(ARGV[4])
+local credits_expire_at = tonumber(ARGV[5])
+local burst_size = tonumber(ARGV[6])
+
+local start, count = open_window(KEYS[1], now)
+local used = tonumber(redis.call('GET', KEYS[2])) or 0
+
+if mode ~= 'read' then
+  local wait = take(KEYS[3], now, burst_size, 1000)
+  if wait > 0 then return {'burst', count, start, used, wait} end
+end
+if mode == 'charge' then
+  if used >= credit_limit then return {'credits', count, start, used, 0} end
+  if count >= hourly_limit then return {'hourly', count, start, used, start + HOUR - now} end
+  if start == 0 then
+    start = now
+    redis.call('HSET', KEYS[1], 'start', ARGV[1], 'count', 0)
+    redis.call('PEXPIREAT', KEYS[1], start + HOUR)
+  end
+  count = redis.call('HINCRBY', KEYS[1], 'count', 1)
+  used = redis.call('INCR', KEYS[2])
+  redis.call('PEXPIREAT', KEYS[2], credits_expire_at)
+end
+return {'ok', count, start, used, 0}
+`,
+);
+
+/**
+ * Gives back one charged request: to the hourly window it was counted in (when that window is
+ * still the key's; a window left with no counted request is closed) and to the month it was
+ * charged to; never below zero.
+ * KEYS: hourly window, the charged month's credits, the current month's credits.
+ * ARGV: the charged window's start, now.
+ */
+export const REFUND_SCRIPT = new LuaScript(
+  HOUR +
+    OPEN_WINDOW +
+    `
+local now = tonumber(ARGV[2])
+local start, count, stored_start = open_window(KEYS[1], now)
+if stored_start == ARGV[1] then
+  local charged = tonumber(redis.call('HGET', KEYS[1], 'count')) or 0
+  if charged > 1 then
+    charged = redis.call('HINCRBY', KEYS[1], 'count', -1)
+    if start ~= 0 then count = charged end
+  elseif charged == 1 then
+    -- Its only counted request is given back: the window was never opened by a counted one.
+    redis.call('DEL', KEYS[1])
+    start, count = 0, 0
+  end
+end
+local charged_used = tonumber(redis.call('GET', KEYS[2])) or 0
+if charged_used > 0 then redis.call('DECR', KEYS[2]) end
+local used = tonumber(redis.call('GET', KEYS[3])) or 0
+return {'ok', count, start, used, 0}
+`,
+);
+
+/**
+ * Counts one failed authentication of a client address.
+ * KEYS: the address's bucket. ARGV: now, failures allowed per minute.
+ * Answers 0, or the milliseconds until the address may fail again.
+ */
+export const AUTH_FAILURE_SCRIPT = new LuaScript(
+  TAKE +
+    `
+return take(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), 60000)
+`,
+);

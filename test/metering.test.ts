@@ -1,0 +1,333 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AccessRedis,
+  AuthFailureLimiter,
+  RequestMeter,
+  type ChargeTicket,
+  type Metering,
+} from '#app/access';
+import type { PlanDefinition } from '#app/config';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testEnvironment } from './support/test-environment.js';
+
+// The Lua scripts on a real Redis, with the clock chosen by each test.
+const environment = testEnvironment({
+  BURST_LIMIT_PER_SECOND: '20',
+  AUTH_FAILURES_PER_MINUTE: '30',
+});
+const config = environment.config();
+const redis = new AccessRedis(config);
+const meter = new RequestMeter(redis, config);
+const authFailures = new AuthFailureLimiter(redis, config);
+
+afterAll(async () => {
+  await redis.onApplicationShutdown();
+  await environment.cleanup();
+});
+
+const HOUR = 3_600_000;
+const plan = (requestsPerHour: number, creditsPerMonth: number): PlanDefinition => ({
+  name: 'test',
+  requestsPerHour,
+  creditsPerMonth,
+  features: ['companies'],
+});
+const at = (iso: string) => new Date(iso);
+const later = (start: Date, ms: number) => new Date(start.getTime() + ms);
+
+/** `count` charges of a fresh key, 100 ms apart (slow enough for the burst limit). */
+async function charges(
+  keyId: string,
+  limits: PlanDefinition,
+  start: Date,
+  count: number,
+): Promise<Metering[]> {
+  const results: Metering[] = [];
+  for (let index = 0; index < count; index += 1) {
+    results.push(await meter.meter(keyId, limits, 'charge', later(start, index * 100)));
+  }
+  return results;
+}
+
+describe('the hourly window', () => {
+  it('opens at the first counted request and admits the limit until an hour later', async () => {
+    const key = randomUUID();
+    const start = at('2026-11-22T10:00:00.000Z');
+    const results = await charges(key, plan(3, 1_000), start, 4);
+    expect(results.map((result) => result.reading.outcome)).toEqual(['ok', 'ok', 'ok', 'hourly']);
+    const refused = results[3]!.reading;
+    expect(refused.hourly).toMatchObject({ used: 3, windowStartedAt: start.getTime() });
+    expect(refused.hourly.resetAt).toBe(start.getTime() + HOUR);
+    expect(refused.retryAfterMs).toBe(HOUR - 300);
+    // A refused request is not counted anywhere.
+    expect(refused.credits.used).toBe(3);
+
+    const lastMoment = await meter.meter(key, plan(3, 1_000), 'charge', later(start, HOUR - 1));
+    expect(lastMoment.reading.outcome).toBe('hourly');
+    const next = await meter.meter(key, plan(3, 1_000), 'charge', later(start, HOUR));
+    expect(next.reading.outcome).toBe('ok');
+    expect(next.reading.hourly).toMatchObject({ used: 1, windowStartedAt: start.getTime() + HOUR });
+    expect(next.reading.credits.used).toBe(4);
+  });
+
+  it('is not opened by a request that is only burst-limited or read', async () => {
+    const key = randomUUID();
+    const now = at('2026-11-22T10:00:00.000Z');
+    for (const mode of ['burst', 'read'] as const) {
+      const { reading, ticket } = await meter.meter(key, plan(3, 10), mode, now);
+      expect(reading.outcome).toBe('ok');
+      expect(ticket).toBeNull();
+      expect(reading.hourly).toMatchObject({ used: 0, windowStartedAt: null });
+      expect(reading.hourly.resetAt).toBe(now.getTime() + HOUR);
+      expect(reading.credits.used).toBe(0);
+    }
+  });
+});
+
+describe('monthly credits', () => {
+  it('reset at 00:00 UTC on the 1st, whatever the hourly window', async () => {
+    const key = randomUUID();
+    const limits = plan(1_000, 2);
+    const lastDay = at('2026-11-30T23:59:58.000Z');
+    const results = await charges(key, limits, lastDay, 3);
+    expect(results.map((result) => result.reading.outcome)).toEqual(['ok', 'ok', 'credits']);
+    const refused = results[2]!.reading;
+    expect(refused.credits).toEqual({
+      limit: 2,
+      used: 2,
+      resetAt: Date.parse('2026-12-01T00:00:00.000Z'),
+    });
+    expect(refused.retryAfterMs).toBe(
+      Date.parse('2026-12-01T00:00:00.000Z') - lastDay.getTime() - 200,
+    );
+
+    const beforeMidnight = await meter.meter(key, limits, 'charge', at('2026-11-30T23:59:59.999Z'));
+    expect(beforeMidnight.reading.outcome).toBe('credits');
+    const newMonth = await meter.meter(key, limits, 'charge', at('2026-12-01T00:00:00.000Z'));
+    expect(newMonth.reading.outcome).toBe('ok');
+    expect(newMonth.reading.credits).toMatchObject({
+      used: 1,
+      resetAt: Date.parse('2027-01-01T00:00:00.000Z'),
+    });
+    // The hourly window opened on the 30th is still the same one.
+    expect(newMonth.reading.hourly).toMatchObject({ used: 3, windowStartedAt: lastDay.getTime() });
+  });
+
+  it('win over a full hourly window: the credits 429 is the one returned', async () => {
+    const key = randomUUID();
+    const start = at('2026-11-22T10:00:00.000Z');
+    await charges(key, plan(2, 2), start, 2);
+    const refused = await meter.meter(key, plan(2, 2), 'charge', later(start, 1_000));
+    expect(refused.reading.outcome).toBe('credits');
+  });
+});
+
+describe('refunds', () => {
+  it('give back both the hourly count and the credit', async () => {
+    const key = randomUUID();
+    const now = at('2026-11-22T10:00:00.000Z');
+    const [first, second] = await charges(key, plan(10, 10), now, 2);
+    const after = await meter.refund(second!.ticket!, later(now, 500));
+    expect(after.hourly.used).toBe(1);
+    expect(after.credits.used).toBe(1);
+    expect(first!.ticket).not.toBeNull();
+  });
+
+  it('close a window whose only counted request is given back: the next one opens it', async () => {
+    const key = randomUUID();
+    const now = at('2026-11-22T10:00:00.000Z');
+    const [failed] = await charges(key, plan(10, 10), now, 1);
+    const after = await meter.refund(failed!.ticket!, later(now, 10));
+    expect(after.hourly).toMatchObject({ used: 0, windowStartedAt: null });
+    const [next] = await charges(key, plan(10, 10), later(now, 60_000), 1);
+    expect(next!.reading.hourly).toMatchObject({
+      used: 1,
+      windowStartedAt: now.getTime() + 60_000,
+    });
+  });
+
+  it('never push a counter below zero, even when the same ticket is given back twice', async () => {
+    const key = randomUUID();
+    const now = at('2026-11-22T10:00:00.000Z');
+    const [only] = await charges(key, plan(10, 10), now, 1);
+    await meter.refund(only!.ticket!, now);
+    const again = await meter.refund(only!.ticket!, now);
+    expect(again.hourly.used).toBe(0);
+    expect(again.credits.used).toBe(0);
+    const read = await meter.meter(key, plan(10, 10), 'read', now);
+    expect(read.reading.hourly.used).toBe(0);
+    expect(read.reading.credits.used).toBe(0);
+  });
+
+  it('never give back to a later window than the one charged', async () => {
+    const key = randomUUID();
+    const start = at('2026-11-22T10:00:00.000Z');
+    const [old] = await charges(key, plan(10, 100), start, 1);
+    const nextWindow = later(start, HOUR + 5);
+    await charges(key, plan(10, 100), nextWindow, 2);
+    const after = await meter.refund(old!.ticket!, later(nextWindow, 1_000));
+    expect(after.hourly).toMatchObject({ used: 2, windowStartedAt: nextWindow.getTime() });
+    expect(after.credits.used).toBe(2);
+  });
+
+  it('give a credit back to the month it was charged to', async () => {
+    const key = randomUUID();
+    const [november] = await charges(key, plan(10, 100), at('2026-11-30T23:59:59.000Z'), 1);
+    const [december] = await charges(key, plan(10, 100), at('2026-12-01T00:00:01.000Z'), 1);
+    const ticket: ChargeTicket = november!.ticket!;
+    expect(ticket.creditMonth).toBe('2026-11');
+    const after = await meter.refund(ticket, at('2026-12-01T00:00:02.000Z'));
+    // December's counter is untouched (and shown); November's is back to zero.
+    expect(after.credits.used).toBe(1);
+    const novemberLeft = await meter.meter(
+      key,
+      plan(10, 100),
+      'read',
+      at('2026-11-30T23:59:59.500Z'),
+    );
+    expect(novemberLeft.reading.credits.used).toBe(0);
+    expect(december!.reading.credits.used).toBe(1);
+  });
+
+  it('keep a key at exactly its limit when refused and refunded requests interleave', async () => {
+    const key = randomUUID();
+    const limits = plan(5, 1_000);
+    const now = at('2026-11-22T10:00:00.000Z');
+    const attempts = await Promise.all(
+      Array.from({ length: 40 }, (_, index) =>
+        meter.meter(key, limits, 'charge', later(now, index)),
+      ),
+    );
+    const admitted = attempts.filter((attempt) => attempt.ticket);
+    expect(admitted).toHaveLength(5);
+    await Promise.all(admitted.slice(0, 2).map((attempt) => meter.refund(attempt.ticket!, now)));
+    const read = await meter.meter(key, limits, 'read', now);
+    expect(read.reading.hourly.used).toBe(3);
+    expect(read.reading.credits.used).toBe(3);
+  });
+});
+
+describe('the burst limit', () => {
+  it('admits 20 at once, then one every 50 ms, charged or not; a refusal takes nothing', async () => {
+    const key = randomUUID();
+    const limits = plan(10_000, 10_000);
+    const now = at('2026-11-22T10:00:00.000Z');
+    const instant = await Promise.all(
+      Array.from({ length: 25 }, (_, index) =>
+        meter.meter(key, limits, index % 2 ? 'burst' : 'charge', now),
+      ),
+    );
+    const outcomes = instant.map((result) => result.reading.outcome);
+    expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(20);
+    expect(outcomes.filter((outcome) => outcome === 'burst')).toHaveLength(5);
+    const refused = instant.find((result) => result.reading.outcome === 'burst')!;
+    expect(refused.reading.retryAfterMs).toBe(50);
+    expect(refused.ticket).toBeNull();
+
+    expect((await meter.meter(key, limits, 'charge', later(now, 49))).reading.outcome).toBe(
+      'burst',
+    );
+    expect((await meter.meter(key, limits, 'charge', later(now, 50))).reading.outcome).toBe('ok');
+    expect((await meter.meter(key, limits, 'charge', later(now, 50))).reading.outcome).toBe(
+      'burst',
+    );
+    // A second later the bucket is full again.
+    const refilled = await Promise.all(
+      Array.from({ length: 20 }, () => meter.meter(key, limits, 'burst', later(now, 1_050))),
+    );
+    expect(refilled.every((result) => result.reading.outcome === 'ok')).toBe(true);
+  });
+
+  it('does not apply to reads', async () => {
+    const key = randomUUID();
+    const now = at('2026-11-22T10:00:00.000Z');
+    const reads = await Promise.all(
+      Array.from({ length: 50 }, () => meter.meter(key, plan(10, 10), 'read', now)),
+    );
+    expect(reads.every((result) => result.reading.outcome === 'ok')).toBe(true);
+  });
+});
+
+describe('the highest limits the configuration accepts', () => {
+  it('still admit requests (the bucket step stays within the stored precision)', async () => {
+    const roomy = environment.config({
+      BURST_LIMIT_PER_SECOND: '100000',
+      AUTH_FAILURES_PER_MINUTE: '1000000',
+    });
+    const roomyMeter = new RequestMeter(redis, roomy);
+    const results = await Promise.all(
+      Array.from({ length: 200 }, () => roomyMeter.meter(randomUUID(), plan(10, 10), 'burst')),
+    );
+    expect(results.every((result) => result.reading.outcome === 'ok')).toBe(true);
+    const limiter = new AuthFailureLimiter(redis, roomy);
+    expect(await limiter.recordFailure(`192.0.2.1-${randomUUID()}`)).toBe(0);
+  });
+});
+
+describe('failed authentications', () => {
+  it('admit 30 a minute per address, then one every 2 seconds', async () => {
+    const address = `198.51.100.${Math.floor(Math.random() * 250)}-${randomUUID()}`;
+    const now = at('2026-11-22T10:00:00.000Z');
+    const waits = await Promise.all(
+      Array.from({ length: 32 }, () => authFailures.recordFailure(address, now)),
+    );
+    expect(waits.filter((wait) => wait === 0)).toHaveLength(30);
+    expect(waits.filter((wait) => wait > 0)).toEqual([2_000, 2_000]);
+    expect(await authFailures.recordFailure(address, later(now, 2_000))).toBe(0);
+    expect(await authFailures.recordFailure('203.0.113.7-' + randomUUID(), now)).toBe(0);
+  });
+});
+
+describe('exactness under concurrency', () => {
+  it('admits exactly the plan: 500 concurrent charges at 100 an hour give 100', async () => {
+    const key = randomUUID();
+    const limits = plan(100, 1_000);
+    const now = Date.now();
+    // Spread over 30 s of (chosen) time so the burst limit is never the one refusing.
+    const results = await Promise.all(
+      Array.from({ length: 500 }, (_, index) =>
+        meter.meter(key, limits, 'charge', new Date(now + index * 60)),
+      ),
+    );
+    expect(results.filter((result) => result.reading.outcome === 'ok')).toHaveLength(100);
+    expect(results.filter((result) => result.reading.outcome === 'hourly')).toHaveLength(400);
+    const read = await meter.meter(key, limits, 'read', new Date(now + 30_000));
+    expect(read.reading.hourly.used).toBe(100);
+    expect(read.reading.credits.used).toBe(100);
+  });
+
+  it('admits exactly the credits left: 5 of 100 concurrent requests', async () => {
+    const key = randomUUID();
+    const limits = plan(1_000, 10);
+    const start = new Date();
+    await charges(key, limits, start, 5);
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, index) =>
+        meter.meter(key, limits, 'charge', new Date(start.getTime() + 1_000 + index * 60)),
+      ),
+    );
+    expect(results.filter((result) => result.reading.outcome === 'ok')).toHaveLength(5);
+    expect(results.filter((result) => result.reading.outcome === 'credits')).toHaveLength(95);
+  });
+});
+
+describe('the scripts', () => {
+  it('keep all counters of one key in one Redis Cluster slot', async () => {
+    const key = randomUUID();
+    const names = ['hour', 'credits:2026-11', 'burst'].map((counter) =>
+      redis.meterKey(key, counter),
+    );
+    const slots = await Promise.all(
+      names.map((name) => redis.connection.call('CLUSTER', 'KEYSLOT', name).catch(() => null)),
+    );
+    // CLUSTER KEYSLOT answers on a standalone server too (Redis 7).
+    expect(new Set(slots).size).toBe(1);
+    expect(names.every((name) => name.includes(`{${key}}`))).toBe(true);
+  });
+
+  it('are loaded again after SCRIPT FLUSH (a restarted Redis) without a failed request', async () => {
+    await redis.connection.script('FLUSH');
+    const { reading } = await meter.meter(randomUUID(), plan(10, 10), 'charge');
+    expect(reading.outcome).toBe('ok');
+  });
+});
