@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { AccessRedis, RequestMeter } from '#app/access';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testEnvironment } from './support/test-environment.js';
 
@@ -187,6 +188,37 @@ describe('the command-line tool', () => {
     const result = await cli(['keys:list'], { REDIS_URL: 'redis://127.0.0.1:1' });
     expect(result.code, said(result)).toBe(0);
     expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('keys:usage shows the counters a key has used, read without counting', async () => {
+    const key = createdKeyOf(
+      (await cli(['keys:create', '--name', 'metered', '--plan', 'free'])).stdout,
+    );
+    const config = environment.config();
+    const redis = new AccessRedis(config);
+    try {
+      const meter = new RequestMeter(redis, config);
+      const plan = config.planNamed('free')!;
+      for (let count = 0; count < 3; count += 1) await meter.meter(key.id, plan, 'charge');
+      const shown = await cli(['keys:usage', key.id]);
+      expect(shown.code, said(shown)).toBe(0);
+      expect(shown.stdout).toMatch(/hourly\s*│\s*3\s*│\s*100\s*│/);
+      expect(shown.stdout).toMatch(/credits\s*│\s*3\s*│\s*1000\s*│/);
+      expect((await meter.read(key.id, 'free')).hourly.used).toBe(3);
+    } finally {
+      await redis.onApplicationShutdown();
+    }
+    expect((await cli(['keys:usage', '00000000-0000-4000-8000-000000000000'])).code).not.toBe(0);
+  });
+
+  it('keys:revoke revokes with Redis unreachable, warning that API processes were not told', async () => {
+    const key = createdKeyOf(
+      (await cli(['keys:create', '--name', 'offline', '--plan', 'free'])).stdout,
+    );
+    const revoked = await cli(['keys:revoke', key.id], { REDIS_URL: 'redis://127.0.0.1:1' });
+    expect(revoked.code, said(revoked)).toBe(0);
+    expect(revoked.stdout + revoked.stderr).toMatch(/could not be told/);
+    expect(listedLine((await cli(['keys:list'])).stdout, key.id)).toContain('revoked');
   });
 
   it('rebuild replays the (empty) log and exits 0', async () => {

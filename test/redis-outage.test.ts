@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisAnswers } from '../apps/api/src/local-redis.js';
+import { getJson } from './support/catalogue-fixture.js';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
@@ -77,5 +78,57 @@ describe('ingestion while Redis is unreachable', () => {
       return response.status === 202 ? response : undefined;
     });
     expect(recovered.status).toBe(202);
+  });
+});
+
+describe('metered reads while Redis is unreachable', () => {
+  interface UnavailableBody {
+    error: string;
+    message: string;
+    details: { retry_after: number };
+    retry_after: number;
+  }
+  interface UsageBody {
+    hourly: { limit: number; used: number; window_started_at: string | null };
+    credits: { used: number };
+  }
+
+  const read = (path: string, key: string) => getJson<UnavailableBody>(api, path, key);
+
+  it('answers 503 (never an uncounted 200, never a 500) and counts again once Redis is back', async () => {
+    const key = await api.createKey(['read']);
+    const admitted = await read('/api/companies', key);
+    expect(admitted.status).toBe(200);
+
+    await stopRedis();
+    // The key is known to the process, so only the metering step can fail: it must refuse.
+    for (const path of ['/api/companies', '/api/usage']) {
+      const refused = await read(path, key);
+      expect(refused.status, path).toBe(503);
+      expect(refused.body, path).toMatchObject({
+        error: 'Service Unavailable',
+        message: expect.any(String),
+        details: { retry_after: expect.any(Number) },
+      });
+      expect(refused.body.retry_after, path).toBe(refused.body.details.retry_after);
+      expect(refused.body.retry_after, path).toBeGreaterThanOrEqual(1);
+      expect(refused.headers.get('retry-after'), path).toBe(String(refused.body.retry_after));
+    }
+
+    // The same app, not restarted; this Redis is a new, empty one (no scripts, no counters).
+    await startRedis();
+    const recovered = await waitFor('the metered read to be served again', async () => {
+      const response = await read('/api/companies', key);
+      return response.status === 503 ? undefined : response;
+    });
+    expect(recovered.status).toBe(200);
+    expect(recovered.headers.get('x-ratelimit-remaining')).toBe(
+      String(Number(recovered.headers.get('x-ratelimit-limit')) - 1),
+    );
+    const usage = await getJson<UsageBody>(api, '/api/usage', key);
+    expect(usage.status).toBe(200);
+    expect(usage.body.hourly.used).toBe(1);
+    expect(usage.body.credits.used).toBe(1);
+    expect(usage.body.hourly.window_started_at).not.toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AccessModule } from '#app/access';
+import { AccessModule, KeyRevocationListener } from '#app/access';
 import { IngestQueue } from '#app/contracts';
 import { AdminKeysController } from './admin/admin-keys.controller.js';
 import { AdminTokenGuard } from './admin/admin-token.guard.js';
@@ -12,6 +12,7 @@ import { BatchManifestStore } from './ingest/batch-manifest.store.js';
 import { BatchStatusService } from './ingest/batch-status.service.js';
 import { IngestController } from './ingest/ingest.controller.js';
 import { IngestService } from './ingest/ingest.service.js';
+import { UsageController } from './usage/usage.controller.js';
 
 @Module({
   imports: [AccessModule],
@@ -22,6 +23,7 @@ import { IngestService } from './ingest/ingest.service.js';
     PagesController,
     FilesController,
     PricingController,
+    UsageController,
   ],
   providers: [
     SlugResolver,
@@ -30,6 +32,7 @@ import { IngestService } from './ingest/ingest.service.js';
     BatchManifestStore,
     BatchStatusService,
     AdminTokenGuard,
+    KeyRevocationListener,
   ],
   exports: [IngestService, AccessModule],
 })

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigModule, enabledLogLevels, type AppConfig } from '#app/config';
+import { RequestMeter } from '#app/access';
 import { PersistenceModule } from '#app/persistence';
 import type { FastifyInstance } from 'fastify';
 import { ApiModule } from './api.module.js';
@@ -11,6 +12,7 @@ import { ApiError } from './errors/api-error.js';
 import { ErrorBodyFilter } from './errors/error-body.filter.js';
 import { immutableResponseHook } from './http/immutable-response.js';
 import { requestIdFor } from './http/request-id.js';
+import { settleMetering } from './metering/metering.hook.js';
 import { setupOpenApi } from './openapi/document.js';
 
 /** Request bodies: a 1,000-record batch stays well below this. */
@@ -47,7 +49,8 @@ export async function createHttpApp(
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdFor,
     requestIdHeader: false,
-    trustProxy: false,
+    // Whom to believe about the client address, which bounds failed authentications.
+    trustProxy: config.http.trustProxy,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     rootModule(config, extraModules),
@@ -60,17 +63,20 @@ export async function createHttpApp(
   app.useGlobalFilters(new ErrorBodyFilter());
   // GET /v1/api/openapi.json (public) and Swagger UI at /v1/docs.
   setupOpenApi(app);
-  configureFastify(app.getHttpAdapter().getInstance());
+  configureFastify(app.getHttpAdapter().getInstance(), app.get(RequestMeter));
   // Without useProcessExit Nest re-raises the signal after its hooks: exit 143, not 0.
   if (shutdownHooks) app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await app.init();
   return app;
 }
 
-function configureFastify(fastify: FastifyInstance): void {
+function configureFastify(fastify: FastifyInstance, meter: RequestMeter): void {
   fastify.addHook('onSend', async (request, reply, payload) => {
     void reply.header('x-request-id', request.id);
-    return immutableResponseHook(request, reply, payload);
+    // The ETag check first: it may turn a 200 into a 304, which is not charged.
+    const sent = await immutableResponseHook(request, reply, payload);
+    await settleMetering(meter, request, reply);
+    return sent;
   });
   fastify.addContentTypeParser(
     'application/x-ndjson',

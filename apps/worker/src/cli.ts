@@ -1,7 +1,13 @@
 import 'reflect-metadata';
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AccessModule, ApiKeysService, KeyRequestError, type ApiKeyScope } from '#app/access';
+import {
+  AccessModule,
+  ApiKeysService,
+  KeyRequestError,
+  RequestMeter,
+  type ApiKeyScope,
+} from '#app/access';
 import { ConfigModule, loadConfig } from '#app/config';
 import { PersistenceModule } from '#app/persistence';
 import { Command } from 'commander';
@@ -91,6 +97,33 @@ program
       if (!(await keys.find(id))) throw new Error(`no API key ${id}`);
       await keys.revoke(id);
       console.log(`revoked ${id}`);
+    }),
+  );
+
+program
+  .command('keys:usage')
+  .description("show an API key's hourly window and credits (needs Redis; counts nothing)")
+  .argument('<id>')
+  .action((id: string) =>
+    withContext(async (app) => {
+      const key = await app.get(ApiKeysService).find(id);
+      if (!key) throw new Error(`no API key ${id}`);
+      const { hourly, credits } = await app.get(RequestMeter).read(id, key.plan);
+      const time = (at: number | null) => (at === null ? '-' : new Date(at).toISOString());
+      console.table({
+        hourly: {
+          used: hourly.used,
+          limit: hourly.limit,
+          since: time(hourly.windowStartedAt),
+          resets: hourly.windowStartedAt === null ? '-' : time(hourly.resetAt),
+        },
+        credits: {
+          used: credits.used,
+          limit: credits.limit,
+          since: '-',
+          resets: time(credits.resetAt),
+        },
+      });
     }),
   );
 

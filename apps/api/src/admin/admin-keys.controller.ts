@@ -17,11 +17,14 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiKeysService, KeyRequestError, type ApiKeyView } from '#app/access';
+import { ApiKeysService, KeyRequestError, RequestMeter, type ApiKeyView } from '#app/access';
 import { ApiError } from '../errors/api-error.js';
 import { validationPipe } from '../http/validation.pipe.js';
 import { ApiKeyListDto, CreatedApiKeyDto } from '../openapi/admin.dto.js';
-import { AdminAuth, ApiErrorResponses, CreditCost } from '../openapi/decorators.js';
+import { KeyUsageDto } from '../openapi/usage.dto.js';
+import { usageRepresentation } from '../usage/usage-representation.js';
+import { AdminAuth, ApiErrorResponses } from '../openapi/decorators.js';
+import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
 import { CreateKeyDto } from './create-key.dto.js';
 
@@ -37,13 +40,27 @@ const ADMIN_TOKEN_REFUSED = {
   },
 };
 
+const UNKNOWN_KEY = {
+  unknown: {
+    summary: 'Unknown key',
+    value: {
+      error: 'Not Found',
+      message: 'No API key 2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b',
+      details: { id: '2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b' },
+    },
+  },
+};
+
 @Controller('admin/keys')
 @UseGuards(AdminTokenGuard)
 @ApiTags('Admin')
 @AdminAuth()
 @CreditCost(0)
 export class AdminKeysController {
-  constructor(private readonly keys: ApiKeysService) {}
+  constructor(
+    private readonly keys: ApiKeysService,
+    private readonly meter: RequestMeter,
+  ) {}
 
   /** The only response that ever shows the key itself. */
   @Post()
@@ -135,20 +152,36 @@ export class AdminKeysController {
   @ApiNoContentResponse({ description: 'The key is revoked' })
   @ApiErrorResponses('general', [401, 404, 500], {
     401: ADMIN_TOKEN_REFUSED,
-    404: {
-      unknown: {
-        summary: 'Unknown key',
-        value: {
-          error: 'Not Found',
-          message: 'No API key 2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b',
-          details: { id: '2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b' },
-        },
-      },
-    },
+    404: UNKNOWN_KEY,
   })
   async revoke(@Param('id') id: string): Promise<void> {
+    await this.existingKey(id);
+    await this.keys.revoke(id);
+  }
+
+  @Get(':id/usage')
+  @ApiOperation({
+    operationId: 'getApiKeyUsage',
+    summary: "An API key's counters",
+    description:
+      'Its hourly window (count and end) and its credits (used, remaining, reset), read without ' +
+      'counting anything.',
+  })
+  @ApiParam({ name: 'id', description: 'The key id', schema: { type: 'string' } })
+  @ApiOkResponse({ type: KeyUsageDto, description: "The key's plan and counters" })
+  @ApiErrorResponses('general', [401, 404, 429, 500, 503], {
+    401: ADMIN_TOKEN_REFUSED,
+    404: UNKNOWN_KEY,
+  })
+  async usage(@Param('id') id: string) {
+    const key = await this.existingKey(id);
+    const reading = await this.meter.read(id, key.plan);
+    return { id, name: key.name, status: key.status, ...usageRepresentation(key.plan, reading) };
+  }
+
+  private async existingKey(id: string): Promise<ApiKeyView> {
     const key = await this.keys.find(id);
     if (!key) throw new ApiError(404, 'KEY_NOT_FOUND', `No API key ${id}`, { id });
-    await this.keys.revoke(id);
+    return key;
   }
 }

@@ -1,8 +1,18 @@
 import { CanActivate, ExecutionContext, Injectable, mixin, Type } from '@nestjs/common';
-import { ApiKeysService, type ApiKeyScope } from '#app/access';
-import { AppConfig, type Feature } from '#app/config';
+import { Reflector } from '@nestjs/core';
+import {
+  ApiKeysService,
+  AuthFailureLimiter,
+  RequestMeter,
+  type ApiKeyPrincipal,
+  type ApiKeyScope,
+} from '#app/access';
+import { AppConfig, type Feature, type PlanDefinition } from '#app/config';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
+import { usesCodedErrorShape } from '../errors/error-body.js';
+import { CREDIT_COST } from '../metering/credit-cost.decorator.js';
+import { limitExceeded, tooManyFailedAuthentications } from '../metering/limit-exceeded.js';
 import { presentedApiKey } from './presented-key.js';
 import './authenticated-request.js';
 
@@ -17,39 +27,76 @@ const REFUSALS = {
 const HINT = 'Send the key as "Authorization: Bearer <key>" or "X-API-Key: <key>"';
 
 /**
- * A guard that admits a valid, unexpired, unrevoked key carrying `scope` and, when `feature`
- * is given, on a plan that includes it.
+ * A guard that admits a valid, unexpired, unrevoked key carrying `scope` (any key when none is
+ * given) and, when `feature` is given, on a plan that includes it. It meters the request in
+ * the same step (one Redis round trip): a route of credit cost 1 is counted and charged, any
+ * other is bounded by the burst limit; a refused scope or plan still counts against the burst
+ * limit. Failed authentications count against the client address.
  */
-export function ApiKeyGuard(scope: ApiKeyScope, feature?: Feature): Type<CanActivate> {
+export function ApiKeyGuard(scope?: ApiKeyScope, feature?: Feature): Type<CanActivate> {
   @Injectable()
   class ScopedApiKeyGuard implements CanActivate {
     constructor(
       private readonly keys: ApiKeysService,
+      private readonly meter: RequestMeter,
+      private readonly authFailures: AuthFailureLimiter,
       private readonly config: AppConfig,
+      private readonly reflector: Reflector,
     ) {}
 
     async canActivate(context: ExecutionContext): Promise<boolean> {
       const request = context.switchToHttp().getRequest<FastifyRequest>();
-      const result = await this.keys.authenticate(presentedApiKey(request));
+      const now = new Date();
+      const result = await this.keys.authenticate(presentedApiKey(request), now);
       if (!result.ok) {
+        const waitMs = await this.authFailures.recordFailure(request.ip, now);
+        if (waitMs > 0)
+          throw tooManyFailedAuthentications(this.authFailures.perMinute, waitMs, now);
         throw new ApiError(401, 'AUTH_INVALID', REFUSALS[result.reason], { hint: HINT });
       }
-      if (!result.principal.scopes.includes(scope)) {
-        throw new ApiError(403, 'SCOPE_REQUIRED', `This key lacks the "${scope}" scope`, {
-          required_scope: scope,
-          key_scopes: result.principal.scopes,
-        });
+      const principal = result.principal;
+      const plan = this.config.planNamed(principal.plan);
+      // A plan taken out of the configuration has no limits to meter by.
+      if (!plan) {
+        throw this.planRequired(
+          principal.plan,
+          `The plan "${principal.plan}" is no longer offered`,
+        );
       }
-      if (feature) this.requireFeature(result.principal.plan, feature);
-      request.apiKey = result.principal;
+      const refusal = this.refusal(principal, plan);
+      const cost = this.reflector.getAllAndOverride<0 | 1 | undefined>(CREDIT_COST, [
+        context.getHandler(),
+        context.getClass(),
+      ]);
+      const mode = cost === 1 && !refusal ? 'charge' : 'burst';
+      request.metering = await this.meter.meter(principal.id, plan, mode, now);
+      const { reading } = request.metering;
+      if (reading.outcome !== 'ok')
+        throw limitExceeded(reading, usesCodedErrorShape(request.url), now);
+      if (refusal) throw refusal;
+      request.apiKey = principal;
       return true;
     }
 
-    private requireFeature(planName: string, wanted: Feature): void {
-      const plans = this.config.plans;
-      if (plans.find((plan) => plan.name === planName)?.features.includes(wanted)) return;
-      const cheapest = plans.find((plan) => plan.features.includes(wanted));
-      throw new ApiError(403, 'PLAN_REQUIRED', `Your plan does not include ${wanted}`, {
+    private refusal(principal: ApiKeyPrincipal, plan: PlanDefinition): ApiError | null {
+      if (scope && !principal.scopes.includes(scope)) {
+        return new ApiError(403, 'SCOPE_REQUIRED', `This key lacks the "${scope}" scope`, {
+          required_scope: scope,
+          key_scopes: principal.scopes,
+        });
+      }
+      if (feature && !plan.features.includes(feature)) {
+        return this.planRequired(plan.name, `Your plan does not include ${feature}`);
+      }
+      return null;
+    }
+
+    /** `required_plan` is the cheapest plan with the route's feature (any plan without one). */
+    private planRequired(planName: string, message: string): ApiError {
+      const cheapest = this.config.plans.find(
+        (plan) => !feature || plan.features.includes(feature),
+      );
+      return new ApiError(403, 'PLAN_REQUIRED', message, {
         required_plan: cheapest?.name ?? null,
         current_plan: planName,
         upgrade_url: this.config.upgradeUrl,

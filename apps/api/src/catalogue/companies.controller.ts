@@ -5,7 +5,8 @@ import { CompanyReader, PageReader } from '#app/persistence';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ApiError } from '../errors/api-error.js';
 import { CompanyDetailDto, CompanyListDto } from '../openapi/catalogue.dto.js';
-import { ApiErrorResponses, ApiKeyAuth, CreditCost } from '../openapi/decorators.js';
+import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
+import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { PATTERNS, SORT_FIELDS, SORT_PATTERN } from '../openapi/patterns.js';
 import {
   categoryParameter,

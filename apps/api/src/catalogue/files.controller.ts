@@ -22,9 +22,9 @@ import {
   ApiCacheableOk,
   ApiErrorResponses,
   ApiKeyAuth,
-  CreditCost,
   type ErrorExamples,
 } from '../openapi/decorators.js';
+import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { FILES_SLUG_PARAMETER, timeParameter } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
 import { periodOrThrow } from './period-parameter.js';

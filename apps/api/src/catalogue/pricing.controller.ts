@@ -6,12 +6,8 @@ import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ApiError } from '../errors/api-error.js';
 import { markImmutable } from '../http/immutable-response.js';
-import {
-  ApiCacheableOk,
-  ApiErrorResponses,
-  ApiKeyAuth,
-  CreditCost,
-} from '../openapi/decorators.js';
+import { ApiCacheableOk, ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
+import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { PAGE_SLUG_PARAMETER } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
 import { PricingDocumentDto } from '../openapi/pricing.dto.js';

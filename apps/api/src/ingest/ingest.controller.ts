@@ -10,7 +10,8 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
-import { ApiErrorResponses, ApiKeyAuth, CreditCost } from '../openapi/decorators.js';
+import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
+import { CreditCost } from '../metering/credit-cost.decorator.js';
 import {
   AcceptedBatchDto,
   BatchStatusDto,

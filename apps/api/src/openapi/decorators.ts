@@ -1,7 +1,6 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import {
   ApiBearerAuth,
-  ApiExtension,
   ApiHeader,
   ApiResponse,
   ApiSecurity,
@@ -9,9 +8,11 @@ import {
 } from '@nestjs/swagger';
 import {
   CodedErrorDto,
+  CodedRateLimitedErrorDto,
   CodedServerErrorDto,
   GeneralErrorDto,
   GeneralServerErrorDto,
+  RateLimitedErrorDto,
   ServiceUnavailableErrorDto,
 } from './errors.dto.js';
 
@@ -42,14 +43,9 @@ export function AdminAuth(): ClassDecorator & MethodDecorator {
   return ApiBearerAuth(SECURITY_SCHEMES.adminToken);
 }
 
-/** `x-credit-cost`: credits one successful call consumes (contract section 3). */
-export function CreditCost(cost: 0 | 1): ClassDecorator & MethodDecorator {
-  return ApiExtension('x-credit-cost', cost) as ClassDecorator & MethodDecorator;
-}
-
 /** The two error body shapes: coded on files and pricing, general everywhere else. */
 export type ErrorFamily = 'general' | 'coded';
-export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 429 | 500 | 503;
 export type ErrorExamples = Partial<Record<ErrorStatus, Record<string, ApiResponseExamples>>>;
 
 const DESCRIPTIONS: Record<ErrorStatus, string> = {
@@ -59,6 +55,9 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   404: 'Not found',
   413: 'The request body is too large',
   415: 'The request body has a content type the route does not take',
+  429:
+    'A limit was reached: monthly credits, the hourly window, the burst limit, or failed ' +
+    'authentications from this address. Retry after Retry-After',
   500: 'Unexpected server error; the body carries request_id and timestamp, never internals',
   503: 'A backing service (Redis) is unreachable; nothing was done. Retry after Retry-After',
 };
@@ -77,6 +76,7 @@ function generalExample(
     404: 'Not Found',
     413: 'Payload Too Large',
     415: 'Unsupported Media Type',
+    429: 'Rate limit exceeded',
     500: 'Internal Server Error',
     503: 'Service Unavailable',
   };
@@ -123,6 +123,36 @@ const DEFAULT_EXAMPLES: Record<ErrorFamily, ErrorExamples> = {
       unsupported: {
         summary: 'A content type the service does not parse',
         value: generalExample(415, 'Unsupported Media Type: text/plain'),
+      },
+    },
+    429: {
+      hourly: {
+        summary: 'Hourly window full',
+        value: {
+          ...(generalExample(429, 'Hourly limit of 100 requests reached', {
+            limit: 100,
+            remaining: 0,
+            reset_at: '2026-11-22T10:12:03.000Z',
+            retry_after: 1800,
+          }) as object),
+          retry_after: 1800,
+        },
+      },
+      credits: {
+        summary: 'Monthly credits spent',
+        value: {
+          ...(generalExample(
+            429,
+            'No credits left this month: they reset at 2026-12-01T00:00:00.000Z',
+            {
+              limit: 1000,
+              remaining: 0,
+              reset_at: '2026-12-01T00:00:00.000Z',
+              retry_after: 739200,
+            },
+          ) as object),
+          retry_after: 739200,
+        },
       },
     },
     500: {
@@ -173,6 +203,25 @@ const DEFAULT_EXAMPLES: Record<ErrorFamily, ErrorExamples> = {
         },
       },
     },
+    429: {
+      credits: {
+        summary: 'Monthly credits spent',
+        value: {
+          error: 'No credits left this month: they reset at 2026-12-01T00:00:00.000Z',
+          code: 'INSUFFICIENT_CREDITS',
+          details: {
+            limit: 1000,
+            remaining: 0,
+            reset_at: '2026-12-01T00:00:00.000Z',
+            required: 1,
+            seconds_until_reset: 739200,
+            message: 'No credits left this month: they reset at 2026-12-01T00:00:00.000Z',
+            retry_after: 739200,
+          },
+          retry_after: 739200,
+        },
+      },
+    },
     500: {
       database: {
         summary: 'A data query failed',
@@ -184,27 +233,30 @@ const DEFAULT_EXAMPLES: Record<ErrorFamily, ErrorExamples> = {
 
 function errorType(family: ErrorFamily, status: ErrorStatus): Type<unknown> {
   if (status === 503) return ServiceUnavailableErrorDto;
+  if (status === 429) return family === 'coded' ? CodedRateLimitedErrorDto : RateLimitedErrorDto;
   if (status >= 500) return family === 'coded' ? CodedServerErrorDto : GeneralServerErrorDto;
   return family === 'coded' ? CodedErrorDto : GeneralErrorDto;
 }
 
 /**
  * The error responses a route can give, each with the body schema of its family and examples
- * (the route's own, else defaults for 401, 403, 413, 415, 500 and 503).
+ * (the route's own, else defaults for 401, 403, 413, 415, 429, 500 and 503). A route that
+ * authenticates (401) can also answer 429 (limits) and 503 (Redis, which meters it, away).
  */
 export function ApiErrorResponses(
   family: ErrorFamily,
   statuses: ErrorStatus[],
   examples: ErrorExamples = {},
 ): MethodDecorator {
+  const all = new Set<ErrorStatus>(statuses.includes(401) ? [...statuses, 429, 503] : statuses);
   return applyDecorators(
-    ...statuses.map((status) => {
+    ...[...all].map((status) => {
       const chosen = examples[status] ?? DEFAULT_EXAMPLES[family][status];
       return ApiResponse({
         status,
         description: DESCRIPTIONS[status],
         type: errorType(family, status),
-        ...(status === 503
+        ...(status === 503 || status === 429
           ? {
               headers: {
                 'Retry-After': {

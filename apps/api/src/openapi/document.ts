@@ -21,15 +21,22 @@ administration.
 \`Authorization: Bearer <key>\` (recommended) or \`X-API-Key: <key>\`. The \`/v1/admin\` routes take
 the operator's \`ADMIN_TOKEN\` as \`Authorization: Bearer <token>\` instead.
 
-**Credits.** \`x-credit-cost\` on each operation states what one successful (2xx) call costs:
-1 for the companies, pages, files and pricing reads, 0 for ingestion, administration and this
-document. A 304 Not Modified is not charged.
+**Credits and limits.** \`x-credit-cost\` on each operation states what one successful (2xx)
+call costs: 1 for the companies, pages, files and pricing reads, 0 for usage, ingestion,
+administration and this document. A call of cost 1 also counts in the key's hourly window, which
+opens at its first counted call and ends an hour later; credits reset at 00:00 UTC on the 1st.
+Only 2xx answers are charged: a 3xx (304 Not Modified included), 4xx or 5xx gives both back.
+Every call with a valid key, charged or not, is bounded by a burst limit (20 a second by
+default), and failed authentications by 30 a minute per client address. Past a limit the answer
+is 429 with \`Retry-After\` (INSUFFICIENT_CREDITS wins when credits and window are both spent).
+Answers to a request with a valid key carry \`X-RateLimit-*\`, \`X-Credits-*\`,
+\`RateLimit-Policy\` and \`RateLimit\`; \`GET /v1/api/usage\` shows the same counters.
 
 **Errors.** The files and pricing routes answer \`{error, code, details?}\`, with \`code\` a stable
 string; every other route answers \`{error, message, details?}\`, with \`error\` the category
-(\`Bad Request\`, \`Unauthorized\`, \`Forbidden\`, \`Not Found\`, \`Internal Server Error\`,
-\`Service Unavailable\`, ...). A 500 adds \`request_id\` and \`timestamp\`; a 503 adds \`retry_after\`
-(also in \`details\` and as \`Retry-After\`).
+(\`Bad Request\`, \`Unauthorized\`, \`Forbidden\`, \`Not Found\`, \`Rate limit exceeded\`,
+\`Internal Server Error\`, \`Service Unavailable\`, ...). A 500 adds \`request_id\` and
+\`timestamp\`; a 429 or 503 adds \`retry_after\` (also in \`details\` and as \`Retry-After\`).
 
 **Caching.** Scrapes and extractions never change: a files or pricing answer addressed by a
 version or by a period that has ended carries an \`ETag\` and \`Cache-Control\`, and
@@ -42,6 +49,7 @@ const TAGS: [string, string][] = [
   ['Pages', 'Pricing page references'],
   ['Files', 'Historical scrape files, by version or period'],
   ['Pricing', 'Structured pricing extracted from a scrape'],
+  ['Usage', "The caller's plan, hourly window and credits (free)"],
   ['Ingestion', 'What scraper pipelines call (a key with the ingest scope; no credit)'],
   ['Admin', 'API key administration (ADMIN_TOKEN)'],
   ['Documentation', 'This document'],
@@ -90,7 +98,41 @@ const REQUEST_ID_HEADER = {
 };
 
 type ResponsesMap = Record<string, { headers?: Record<string, unknown> }>;
-type PathItem = Record<string, { responses?: ResponsesMap }>;
+type PathItem = Record<string, { responses?: ResponsesMap; security?: Record<string, string[]>[] }>;
+
+const unixSeconds = (what: string) => ({
+  description: `${what} (Unix seconds)`,
+  schema: { type: 'integer' },
+});
+
+/** What every response to a request with a valid API key says about the key's limits. */
+const METERING_HEADERS: Record<string, { description: string; schema: object }> = {
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed in the hourly window',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the hourly window',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-RateLimit-Reset': unixSeconds(
+    'When the hourly window ends (an hour from now if none is open)',
+  ),
+  'X-Credits-Limit': { description: 'Credits per month', schema: { type: 'integer' } },
+  'X-Credits-Remaining': {
+    description: 'Credits left this month',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-Credits-Reset': unixSeconds('When credits reset: 00:00 UTC on the 1st'),
+  'RateLimit-Policy': {
+    description: 'The hourly window as the IETF draft writes it: "hourly";q=<limit>;w=3600',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'Its state: "hourly";r=<remaining>;t=<seconds until the window ends>',
+    schema: { type: 'string' },
+  },
+};
 
 /** Every response of every operation carries X-Request-Id. */
 function addRequestIdHeader(document: OpenAPIObject): void {
@@ -105,6 +147,34 @@ function addRequestIdHeader(document: OpenAPIObject): void {
           'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
           ...response.headers,
         };
+      }
+    }
+  }
+}
+
+/**
+ * Operations an API key calls: the answer to a request whose key was checked carries the key's
+ * counters. Only 2xx and 304 promise them: a 401, a 429 for failed authentications, a 503 with
+ * Redis away, or a body refused before the key is checked (413, 415) has none.
+ */
+function addMeteringHeaders(document: OpenAPIObject): void {
+  document.components!.headers = { ...document.components!.headers, ...METERING_HEADERS };
+  for (const item of Object.values(document.paths as Record<string, PathItem>)) {
+    for (const operation of Object.values(item)) {
+      const byApiKey = operation.security?.some(
+        (requirement) => SECURITY_SCHEMES.apiKey in requirement,
+      );
+      if (!byApiKey) continue;
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (status === '401') continue;
+        const promised = status.startsWith('2') || status === '304';
+        const headers = Object.fromEntries(
+          Object.entries(METERING_HEADERS).map(([name, header]) => [
+            name,
+            promised ? { ...header, required: true } : { $ref: `#/components/headers/${name}` },
+          ]),
+        );
+        response.headers = { ...response.headers, ...headers };
       }
     }
   }
@@ -148,6 +218,7 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, documentConfig());
   addDocumentOperation(document);
   addRequestIdHeader(document);
+  addMeteringHeaders(document);
   return document;
 }
 

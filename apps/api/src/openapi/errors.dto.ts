@@ -260,3 +260,87 @@ export class CodedServerErrorDto {
   @ApiProperty({ format: 'date-time', example: '2025-10-16T08:30:00.000Z' })
   timestamp!: string;
 }
+
+@ApiSchema({
+  name: 'RateLimitDetails',
+  description:
+    'Details of a 429. INSUFFICIENT_CREDITS on files and pricing adds required, ' +
+    'seconds_until_reset and message.',
+})
+export class RateLimitDetailsDto {
+  @ApiProperty({ type: 'integer', example: 100, description: 'The limit that was reached' })
+  limit!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, example: 0 })
+  remaining!: number;
+
+  @ApiProperty({
+    format: 'date-time',
+    example: '2026-11-22T10:12:03.000Z',
+    description: 'When the limit admits a request again',
+  })
+  reset_at!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1, example: 1800, description: 'Seconds to wait' })
+  retry_after!: number;
+
+  @ApiPropertyOptional({ type: 'integer', example: 1, description: 'Credits the request needs' })
+  required?: number;
+
+  @ApiPropertyOptional({ type: 'integer', example: 739200 })
+  seconds_until_reset?: number;
+
+  @ApiPropertyOptional({
+    example: 'No credits left this month: they reset at 2026-12-01T00:00:00.000Z',
+  })
+  message?: string;
+}
+
+const RATE_LIMIT_CODES = [
+  'INSUFFICIENT_CREDITS',
+  'RATE_LIMIT_EXCEEDED',
+  'BURST_LIMIT_EXCEEDED',
+  'TOO_MANY_FAILED_AUTHENTICATIONS',
+] as const;
+
+@ApiSchema({
+  name: 'RateLimitedError',
+  description:
+    'A 429 in the general shape: monthly credits spent, hourly window full, more than the ' +
+    'burst limit a second, or too many failed authentications from the address. `retry_after` ' +
+    'is given at the top level, in details and as Retry-After.',
+})
+export class RateLimitedErrorDto {
+  @ApiProperty({ enum: ['Rate limit exceeded'], example: 'Rate limit exceeded' })
+  error!: string;
+
+  @ApiProperty({ example: 'Hourly limit of 100 requests reached' })
+  message!: string;
+
+  @ApiProperty({ type: () => RateLimitDetailsDto })
+  details!: RateLimitDetailsDto;
+
+  @ApiProperty({ type: 'integer', minimum: 1, example: 1800, description: 'Seconds to wait' })
+  retry_after!: number;
+}
+
+@ApiSchema({
+  name: 'CodedRateLimitedError',
+  description:
+    'A 429 on files and pricing: INSUFFICIENT_CREDITS when the monthly credits are spent (it ' +
+    'wins when the hourly window is full too), RATE_LIMIT_EXCEEDED, BURST_LIMIT_EXCEEDED or ' +
+    'TOO_MANY_FAILED_AUTHENTICATIONS otherwise.',
+})
+export class CodedRateLimitedErrorDto {
+  @ApiProperty({ example: 'No credits left this month: they reset at 2026-12-01T00:00:00.000Z' })
+  error!: string;
+
+  @ApiProperty({ enum: RATE_LIMIT_CODES, example: 'INSUFFICIENT_CREDITS' })
+  code!: string;
+
+  @ApiProperty({ type: () => RateLimitDetailsDto })
+  details!: RateLimitDetailsDto;
+
+  @ApiProperty({ type: 'integer', minimum: 1, example: 739200, description: 'Seconds to wait' })
+  retry_after!: number;
+}

@@ -1,0 +1,30 @@
+import { Controller, Get, Req, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { CreditCost } from '../metering/credit-cost.decorator.js';
+import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
+import { UsageDto } from '../openapi/usage.dto.js';
+import { usageRepresentation } from './usage-representation.js';
+
+@Controller('api/usage')
+@UseGuards(ApiKeyGuard())
+@ApiTags('Usage')
+@ApiKeyAuth()
+@CreditCost(0)
+export class UsageController {
+  /** The guard has read the counters (without counting this request): nothing more to ask. */
+  @Get()
+  @ApiOperation({
+    operationId: 'getUsage',
+    summary: "The caller's plan, hourly window and credits",
+    description:
+      'Any valid key may ask. Never charged nor counted in the hourly window; the burst limit ' +
+      'applies.',
+  })
+  @ApiOkResponse({ type: UsageDto, description: "The key's plan and counters" })
+  @ApiErrorResponses('general', [401, 429, 500, 503])
+  usage(@Req() request: FastifyRequest) {
+    return usageRepresentation(request.apiKey!.plan, request.metering!.reading);
+  }
+}
