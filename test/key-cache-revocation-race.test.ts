@@ -1,10 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiReady,
+  showOutputOnFailure,
+  startApiProcess,
+  stopApiProcess,
+  type ApiProcess,
+} from './support/api-process.js';
 import { testEnvironment } from './support/test-environment.js';
-import { waitFor } from './support/wait-for.js';
 
 /**
  * A key lookup that is in flight while the key is revoked must not put the key back in the
@@ -17,7 +21,6 @@ import { waitFor } from './support/wait-for.js';
  * the read and the caching there.
  */
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const environment = testEnvironment({ API_KEY_CACHE_SECONDS: '300' });
 const adminToken = environment.env.ADMIN_TOKEN!;
 const postgres = environment.dialect === 'postgres';
@@ -64,76 +67,30 @@ class DelayingProxy {
   }
 }
 
-interface ApiProcess {
-  name: string;
-  baseUrl: string;
-  child: ChildProcess;
-  output: string;
-  exit: Promise<unknown>;
-}
-
 const processes: ApiProcess[] = [];
 let proxy: DelayingProxy | null = null;
 let a: ApiProcess;
 let b: ApiProcess;
 
 function startApi(name: string, env: Record<string, string>): ApiProcess {
-  const port = 30_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
-    cwd: ROOT,
-    env: { ...process.env, ...environment.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const api = {
-    name,
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    child,
-    output: '',
-    exit: once(child, 'exit'),
-  };
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (api.output += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (api.output += chunk));
+  const api = startApiProcess(name, { ...environment.env, ...env });
   processes.push(api);
   return api;
-}
-
-const running = (api: ApiProcess) => api.child.exitCode === null && api.child.signalCode === null;
-
-async function ready(api: ApiProcess): Promise<void> {
-  await waitFor(
-    `${api.name} to answer`,
-    async () => {
-      if (!running(api)) throw new Error(`${api.name} exited:\n${api.output.slice(-4000)}`);
-      const response = await fetch(`${api.baseUrl}/api/openapi.json`);
-      await response.arrayBuffer();
-      return response.status === 200 ? true : undefined;
-    },
-    60_000,
-    100,
-  );
-}
-
-async function stop(api: ApiProcess): Promise<void> {
-  if (!running(api)) return;
-  api.child.kill('SIGTERM');
-  const timer = setTimeout(() => api.child.kill('SIGKILL'), 10_000);
-  await api.exit;
-  clearTimeout(timer);
 }
 
 beforeAll(async () => {
   if (!postgres) return;
   a = startApi('api A', {});
-  await ready(a);
+  await apiReady(a);
   const database = new URL(environment.env.DATABASE_URL!);
   proxy = new DelayingProxy(database.hostname, Number(database.port || 5432));
   database.port = String(await proxy.listen());
   b = startApi('api B', { DATABASE_URL: database.toString() });
-  await ready(b);
+  await apiReady(b);
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(processes.map(stop));
+  await Promise.all(processes.map(stopApiProcess));
   await proxy?.close();
   await environment.cleanup();
 }, 60_000);
@@ -143,9 +100,7 @@ const usage = (api: ApiProcess, key: string) =>
 
 describe.runIf(postgres)('a key revoked while a process is looking it up', () => {
   it('is refused by that process once the revocation has been announced', async () => {
-    onTestFailed(() => {
-      for (const api of processes) console.error(`--- ${api.name}\n${api.output.slice(-4000)}`);
-    });
+    showOutputOnFailure(processes);
     const created = await fetch(`${a.baseUrl}/admin/keys`, {
       method: 'POST',
       headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },

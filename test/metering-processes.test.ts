@@ -1,12 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ApiKeyRepository, buildDataSourceOptions } from '#app/persistence';
 import { DataSource } from 'typeorm';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiReady,
+  showOutputOnFailure,
+  startApiProcess,
+  stopApiProcess,
+  type ApiProcess,
+} from './support/api-process.js';
 import { testEnvironment } from './support/test-environment.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -17,8 +21,6 @@ import { waitFor } from './support/wait-for.js';
  * pub/sub although both keep keys cached for five minutes (contract section 3).
  */
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const API_ENTRY = 'dist/apps/api/src/main.js';
 const FEATURES = ['companies', 'pages', 'files', 'pricing'];
 
 const plansDirectory = mkdtempSync(join(tmpdir(), 'pricing-plans-'));
@@ -39,66 +41,12 @@ const environment = testEnvironment({
 });
 const adminToken = environment.env.ADMIN_TOKEN!;
 
-interface ApiProcess {
-  name: string;
-  baseUrl: string;
-  child: ChildProcess;
-  output: string;
-  exit: Promise<unknown>;
-}
-
 const processes: ApiProcess[] = [];
-
-function startApi(name: string): ApiProcess {
-  const port = 30_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, [API_ENTRY], {
-    cwd: ROOT,
-    env: { ...process.env, ...environment.env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const api: ApiProcess = {
-    name,
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    child,
-    output: '',
-    exit: once(child, 'exit'),
-  };
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (api.output += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (api.output += chunk));
+const startApi = (name: string) => {
+  const api = startApiProcess(name, environment.env);
   processes.push(api);
   return api;
-}
-
-function isRunning(api: ApiProcess): boolean {
-  return api.child.exitCode === null && api.child.signalCode === null;
-}
-
-async function ready(api: ApiProcess): Promise<void> {
-  await waitFor(
-    `${api.name} to answer`,
-    async () => {
-      if (!isRunning(api)) throw new Error(`${api.name} exited:\n${api.output.slice(-4000)}`);
-      const response = await fetch(`${api.baseUrl}/api/openapi.json`);
-      await response.arrayBuffer();
-      return response.status === 200 ? true : undefined;
-    },
-    60_000,
-    100,
-  );
-}
-
-async function stop(api: ApiProcess): Promise<void> {
-  if (!isRunning(api)) return;
-  api.child.kill('SIGTERM');
-  const stopped = await Promise.race([
-    api.exit.then(() => true),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
-  ]);
-  if (!stopped && isRunning(api)) {
-    api.child.kill('SIGKILL');
-    await api.exit;
-  }
-}
+};
 
 let a: ApiProcess;
 let b: ApiProcess;
@@ -109,22 +57,16 @@ beforeAll(async () => {
   // fails with "table ... already exists" until TypeORM's retry three seconds later), so A
   // migrates alone before B starts.
   a = startApi('api A');
-  await ready(a);
+  await apiReady(a);
   b = startApi('api B');
-  await ready(b);
+  await apiReady(b);
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(processes.map(stop));
+  await Promise.all(processes.map(stopApiProcess));
   await environment.cleanup();
   rmSync(plansDirectory, { recursive: true, force: true });
 }, 60_000);
-
-function showOutputOnFailure(): void {
-  onTestFailed(() => {
-    for (const api of processes) console.error(`--- ${api.name}\n${api.output.slice(-4000)}`);
-  });
-}
 
 interface Answer {
   status: number;
@@ -207,7 +149,7 @@ async function revokeInDatabaseOnly(id: string): Promise<void> {
 
 describe('metering across two API processes', () => {
   it('answers 200 with an empty list on an empty catalogue (a charged 2xx)', async () => {
-    showOutputOnFailure();
+    showOutputOnFailure(processes);
     const { id, key } = await createKey('roomy');
     for (const api of [a, b]) {
       const answer = await call(`${api.baseUrl}/api/companies`, withKey(key));
@@ -218,7 +160,7 @@ describe('metering across two API processes', () => {
   });
 
   it('admits exactly 100 of 500 concurrent requests at a key allowed 100 an hour', async () => {
-    showOutputOnFailure();
+    showOutputOnFailure(processes);
     const { id, key } = await createKey('hundred');
 
     const answers = await concurrently(500, '/api/companies', key);
@@ -250,7 +192,7 @@ describe('metering across two API processes', () => {
   });
 
   it('admits exactly 5 of 100 concurrent requests at a key with 5 credits left', async () => {
-    showOutputOnFailure();
+    showOutputOnFailure(processes);
     const { id, key } = await createKey('five');
 
     const answers = await concurrently(100, '/api/companies', key);
@@ -290,7 +232,7 @@ describe('metering across two API processes', () => {
   });
 
   it('gives back every non-2xx answer: the counters end equal to the 2xx answers', async () => {
-    showOutputOnFailure();
+    showOutputOnFailure(processes);
     const { id, key } = await createKey('hundred');
 
     // 300 at once, alternately to A and B: a list (200) and an unknown company (404, refunded).
@@ -316,7 +258,7 @@ describe('metering across two API processes', () => {
   });
 
   it('stops accepting a revoked key in every process within a second', async () => {
-    showOutputOnFailure();
+    showOutputOnFailure(processes);
     const revoked = await createKey('roomy', 'revoked through the admin API');
     const control = await createKey('roomy', 'revoked in the database only');
     // Both processes look both keys up, so each holds them in its key cache.
