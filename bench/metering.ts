@@ -118,8 +118,8 @@ async function main(): Promise<void> {
     const rows: Latencies[] = [
       await sequential('bare PING round trip', ITERATIONS, () => connection.ping()),
       await sequential("meter(…, 'charge')", ITERATIONS, charge),
-      await sequential("meter(…, 'burst') (uncharged route)", ITERATIONS, () =>
-        meter.meter(keyId, PLAN, 'burst'),
+      await sequential("meter(…, 'uncharged')", ITERATIONS, () =>
+        meter.meter(keyId, PLAN, 'uncharged'),
       ),
       await sequential('charge + refund (non-2xx answer)', ITERATIONS, async () =>
         refund(await charge()),

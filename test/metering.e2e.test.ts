@@ -811,7 +811,9 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
       expectNoMeteringHeaders(response);
     }
 
-    it('answers 429 past 3 a minute (general shape), yet still admits a valid key', async () => {
+    it('answers 429 past 3 a minute (general shape), yet still admits a key it already checked', async () => {
+      const known = await limited.createKey(['read']);
+      expect((await attempt(ROUTES.companies, known)).status).toBe(200);
       await expectFailuresAdmitted(ROUTES.companies, undefined);
       const refused = await attempt(ROUTES.companies, BAD_KEY);
       expectTooMany(refused);
@@ -822,11 +824,14 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
       // No key at all is a failure too.
       expectTooMany(await attempt(ROUTES.companies, null));
 
-      const valid = await limited.createKey(['read']);
-      const admitted = await attempt(ROUTES.companies, valid);
+      // A key this process has checked is served from its cache: no database read to protect.
+      const admitted = await attempt(ROUTES.companies, known);
       expect(admitted.status).toBe(200);
       expect(admitted.headers.get('x-ratelimit-limit')).toBe('10000');
-      expect((await attempt('/api/usage', valid)).status).toBe(200);
+      expect((await attempt('/api/usage', known)).status).toBe(200);
+      // A key it has not seen would need one: refused like a guess, until the address may fail again.
+      const unseen = await limited.createKey(['read']);
+      expectTooMany(await attempt(ROUTES.companies, unseen));
     });
 
     it('answers TOO_MANY_FAILED_AUTHENTICATIONS in the coded shape on files', async () => {

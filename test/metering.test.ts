@@ -73,7 +73,7 @@ describe('the hourly window', () => {
   it('is not opened by a request that is only burst-limited or read', async () => {
     const key = randomUUID();
     const now = at('2026-11-22T10:00:00.000Z');
-    for (const mode of ['burst', 'read'] as const) {
+    for (const mode of ['uncharged', 'read'] as const) {
       const { reading, ticket } = await meter.meter(key, plan(3, 10), mode, now);
       expect(reading.outcome).toBe('ok');
       expect(ticket).toBeNull();
@@ -214,7 +214,7 @@ describe('the burst limit', () => {
     const now = at('2026-11-22T10:00:00.000Z');
     const instant = await Promise.all(
       Array.from({ length: 25 }, (_, index) =>
-        meter.meter(key, limits, index % 2 ? 'burst' : 'charge', now),
+        meter.meter(key, limits, index % 2 ? 'uncharged' : 'charge', now),
       ),
     );
     const outcomes = instant.map((result) => result.reading.outcome);
@@ -233,10 +233,26 @@ describe('the burst limit', () => {
     );
     // A second later the bucket is full again.
     const refilled = await Promise.all(
-      Array.from({ length: 20 }, () => meter.meter(key, limits, 'burst', later(now, 1_050))),
+      Array.from({ length: 20 }, () => meter.meter(key, limits, 'uncharged', later(now, 1_050))),
     );
     expect(refilled.every((result) => result.reading.outcome === 'ok')).toBe(true);
   });
+
+  it.each([1, 6, 15, 19, 22, 30, 70, 7_000])(
+    'admits exactly %i at one instant, whatever the size',
+    async (size) => {
+      const sized = new RequestMeter(
+        redis,
+        environment.config({ BURST_LIMIT_PER_SECOND: String(size) }),
+      );
+      const key = randomUUID();
+      const now = at('2026-11-22T10:00:00.000Z');
+      const results = await Promise.all(
+        Array.from({ length: size + 5 }, () => sized.meter(key, plan(10, 10), 'uncharged', now)),
+      );
+      expect(results.filter((result) => result.reading.outcome === 'ok')).toHaveLength(size);
+    },
+  );
 
   it('does not apply to reads', async () => {
     const key = randomUUID();
@@ -256,7 +272,7 @@ describe('the highest limits the configuration accepts', () => {
     });
     const roomyMeter = new RequestMeter(redis, roomy);
     const results = await Promise.all(
-      Array.from({ length: 200 }, () => roomyMeter.meter(randomUUID(), plan(10, 10), 'burst')),
+      Array.from({ length: 200 }, () => roomyMeter.meter(randomUUID(), plan(10, 10), 'uncharged')),
     );
     expect(results.every((result) => result.reading.outcome === 'ok')).toBe(true);
     const limiter = new AuthFailureLimiter(redis, roomy);
@@ -275,6 +291,17 @@ describe('failed authentications', () => {
     expect(waits.filter((wait) => wait > 0)).toEqual([2_000, 2_000]);
     expect(await authFailures.recordFailure(address, later(now, 2_000))).toBe(0);
     expect(await authFailures.recordFailure('203.0.113.7-' + randomUUID(), now)).toBe(0);
+  });
+
+  it('can be asked whether an address may still fail, without counting', async () => {
+    const address = `198.51.100.9-${randomUUID()}`;
+    const now = at('2026-11-22T10:00:00.000Z');
+    for (let count = 0; count < 40; count += 1) {
+      expect(await authFailures.waitBeforeNextFailure(address, now)).toBe(0);
+    }
+    for (let count = 0; count < 30; count += 1) await authFailures.recordFailure(address, now);
+    expect(await authFailures.waitBeforeNextFailure(address, now)).toBe(2_000);
+    expect(await authFailures.waitBeforeNextFailure(address, later(now, 2_000))).toBe(0);
   });
 });
 

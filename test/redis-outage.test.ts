@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisAnswers } from '../apps/api/src/local-redis.js';
 import { getJson } from './support/catalogue-fixture.js';
@@ -130,5 +131,48 @@ describe('metered reads while Redis is unreachable', () => {
     expect(usage.body.hourly.used).toBe(1);
     expect(usage.body.credits.used).toBe(1);
     expect(usage.body.hourly.window_started_at).not.toBeNull();
+  });
+});
+
+describe('metered reads while Redis stalls or refuses writes', () => {
+  const read = (path: string, key: string) =>
+    getJson<{ error: string; retry_after: number }>(api, path, key);
+  const admin = () => new Redis(`redis://127.0.0.1:${port}`);
+
+  it('answers 503 when Redis is out of memory (a write refused with OOM)', async () => {
+    const key = await api.createKey(['read']);
+    expect((await read('/api/companies', key)).status).toBe(200);
+    const redis = admin();
+    try {
+      await redis.config('SET', 'maxmemory-policy', 'noeviction');
+      await redis.config('SET', 'maxmemory', '1');
+      const refused = await read('/api/companies', key);
+      expect(refused.status).toBe(503);
+      expect(refused.body.error).toBe('Service Unavailable');
+      expect(refused.headers.get('retry-after')).toBe(String(refused.body.retry_after));
+    } finally {
+      await redis.config('SET', 'maxmemory', '0');
+      redis.disconnect();
+    }
+    expect((await read('/api/companies', key)).status).toBe(200);
+  });
+
+  it('answers 503 within seconds when Redis stops answering, and serves again when it resumes', async () => {
+    const key = await api.createKey(['read']);
+    expect((await read('/api/companies', key)).status).toBe(200);
+    redis!.kill('SIGSTOP');
+    try {
+      const started = Date.now();
+      const refused = await read('/api/companies', key);
+      expect(refused.status).toBe(503);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      redis!.kill('SIGCONT');
+    }
+    const recovered = await waitFor('a metered read to be served again', async () => {
+      const response = await read('/api/companies', key);
+      return response.status === 200 ? response : undefined;
+    });
+    expect(recovered.status).toBe(200);
   });
 });

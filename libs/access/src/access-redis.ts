@@ -5,10 +5,14 @@ import type { Redis } from 'ioredis';
 import type { LuaScript } from './metering/lua-script.js';
 
 /**
- * The connection metering and key revocations use, and the names of their keys. It fails a
- * command fast when Redis is away, so a request answers 503 instead of waiting; it connects on
- * first use, so a command-line run that needs no Redis opens none.
+ * The connection metering and key revocations use, and the names of their keys. A command fails
+ * fast when Redis is away or stalls (one retry, a one-second timeout), so a request answers 503
+ * instead of waiting; a command whose answer was lost is not sent again after a reconnection
+ * (it may have been counted already). It connects on first use, so a command-line run that
+ * needs no Redis opens none.
  */
+const COMMAND_TIMEOUT_MS = 1_000;
+
 @Injectable()
 export class AccessRedis implements OnApplicationShutdown {
   readonly connection: Redis;
@@ -17,6 +21,8 @@ export class AccessRedis implements OnApplicationShutdown {
   constructor(config: AppConfig) {
     this.connection = createRedisConnection(config.redis.url, 'access', {
       maxRetriesPerRequest: 1,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      autoResendUnfulfilledCommands: false,
       lazyConnect: true,
     });
     this.namespace = config.redis.keyNamespace;

@@ -133,15 +133,21 @@ export class ApiKeysService {
     this.cache.clear();
   }
 
+  /**
+   * Checks a presented key: from this process's cache, else from the database, after
+   * `beforeDatabaseRead` (which may throw to refuse the request without that read).
+   */
   async authenticate(
     presented: string | undefined,
     now = new Date(),
+    beforeDatabaseRead: () => Promise<void> = async () => undefined,
   ): Promise<AuthenticationResult> {
     if (!presented) return { ok: false, reason: 'missing' };
     if (!isWellFormedApiKey(presented)) return { ok: false, reason: 'malformed' };
     const hash = hashApiKey(presented);
     const cached = this.cache.get(hash, now);
     const lookupGeneration = this.cache.generation;
+    if (!cached) await beforeDatabaseRead();
     const entity = cached ?? (await this.keys.findByHash(hash));
     // The lookup is by hash; comparing again in equal time keeps timing independent of the match.
     if (!entity || !secretsEqual(entity.keyHash, hash)) return { ok: false, reason: 'unknown' };

@@ -46,6 +46,12 @@ export class AppConfig {
       /** How long a process trusts a key it has looked up; revocations also arrive by pub/sub. */
       keyCacheMs: number;
     },
+    readonly observability: {
+      /** Where a worker process serves /metrics and /health/* (the API serves them on its own port). */
+      workerPort: number;
+      /** /health/ready fails while a projector is more events behind than this. */
+      readyMaxProjectionLag: number;
+    },
   ) {}
 
   /** The plan of that name; undefined for a plan no longer configured. */

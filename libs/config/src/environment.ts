@@ -138,7 +138,7 @@ export class EnvironmentVariables {
   @Transform(toInteger)
   @IsInt()
   @Min(1)
-  // Beyond this the bucket's step (1000 / limit ms) is finer than the stored precision.
+  // The bucket counts in whole microseconds: a step of 10 µs at most keeps it exact.
   @Max(100_000)
   BURST_LIMIT_PER_SECOND?: number;
 
@@ -155,6 +155,19 @@ export class EnvironmentVariables {
   @Min(0)
   @Max(3600)
   API_KEY_CACHE_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  WORKER_METRICS_PORT?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  READY_MAX_PROJECTION_LAG?: number;
 
   @IsOptional()
   @Matches(/^(true|false|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/, {

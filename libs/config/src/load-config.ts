@@ -72,5 +72,9 @@ export function loadConfig(
       authFailuresPerMinute: vars.AUTH_FAILURES_PER_MINUTE ?? 30,
       keyCacheMs: (vars.API_KEY_CACHE_SECONDS ?? 30) * 1000,
     },
+    {
+      workerPort: vars.WORKER_METRICS_PORT ?? 3001,
+      readyMaxProjectionLag: vars.READY_MAX_PROJECTION_LAG ?? 10_000,
+    },
   );
 }

@@ -29,9 +29,9 @@ const HINT = 'Send the key as "Authorization: Bearer <key>" or "X-API-Key: <key>
 /**
  * A guard that admits a valid, unexpired, unrevoked key carrying `scope` (any key when none is
  * given) and, when `feature` is given, on a plan that includes it. It meters the request in
- * the same step (one Redis round trip): a route of credit cost 1 is counted and charged, any
- * other is bounded by the burst limit; a refused scope or plan still counts against the burst
- * limit. Failed authentications count against the client address.
+ * the same step (one Redis round trip): a route of credit cost 1 (or none stated) is counted and
+ * charged, one of cost 0 is bounded by the burst limit only; a refused scope or plan still
+ * counts against the burst limit. Failed authentications count against the client address.
  */
 export function ApiKeyGuard(scope?: ApiKeyScope, feature?: Feature): Type<CanActivate> {
   @Injectable()
@@ -47,11 +47,13 @@ export function ApiKeyGuard(scope?: ApiKeyScope, feature?: Feature): Type<CanAct
     async canActivate(context: ExecutionContext): Promise<boolean> {
       const request = context.switchToHttp().getRequest<FastifyRequest>();
       const now = new Date();
-      const result = await this.keys.authenticate(presentedApiKey(request), now);
+      // An address past its failed authentications gets no database read for a key this
+      // process does not know already.
+      const result = await this.keys.authenticate(presentedApiKey(request), now, () =>
+        this.refuseBlockedAddress(request.ip, now, 'peek'),
+      );
       if (!result.ok) {
-        const waitMs = await this.authFailures.recordFailure(request.ip, now);
-        if (waitMs > 0)
-          throw tooManyFailedAuthentications(this.authFailures.perMinute, waitMs, now);
+        await this.refuseBlockedAddress(request.ip, now, 'count');
         throw new ApiError(401, 'AUTH_INVALID', REFUSALS[result.reason], { hint: HINT });
       }
       const principal = result.principal;
@@ -68,14 +70,29 @@ export function ApiKeyGuard(scope?: ApiKeyScope, feature?: Feature): Type<CanAct
         context.getHandler(),
         context.getClass(),
       ]);
-      const mode = cost === 1 && !refusal ? 'charge' : 'burst';
+      // A route that states no cost is charged: forgetting @CreditCost must not make it free.
+      const mode = cost !== 0 && !refusal ? 'charge' : 'uncharged';
       request.metering = await this.meter.meter(principal.id, plan, mode, now);
       const { reading } = request.metering;
-      if (reading.outcome !== 'ok')
+      if (reading.outcome !== 'ok') {
         throw limitExceeded(reading, usesCodedErrorShape(request.url), now);
+      }
       if (refusal) throw refusal;
       request.apiKey = principal;
       return true;
+    }
+
+    /** 429 when the address is past its failed authentications; `count` adds this failure. */
+    private async refuseBlockedAddress(
+      address: string,
+      now: Date,
+      action: 'peek' | 'count',
+    ): Promise<void> {
+      const waitMs =
+        action === 'count'
+          ? await this.authFailures.recordFailure(address, now)
+          : await this.authFailures.waitBeforeNextFailure(address, now);
+      if (waitMs > 0) throw tooManyFailedAuthentications(this.authFailures.perMinute, waitMs, now);
     }
 
     private refusal(principal: ApiKeyPrincipal, plan: PlanDefinition): ApiError | null {

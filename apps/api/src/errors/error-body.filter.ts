@@ -39,10 +39,21 @@ export function describeError(exception: unknown): ErrorDescription {
 
 const RETRY_AFTER_SECONDS = 5;
 
-/** ioredis gave up on a command because the server cannot be reached. */
+/** Redis answers errors with these when it cannot take a command for now. */
+const REDIS_REFUSALS = /^(OOM|MISCONF|READONLY|BUSY|MASTERDOWN|LOADING|TRYAGAIN|CLUSTERDOWN) /;
+
+/**
+ * Redis cannot serve a command for now: unreachable (ioredis gave up, the connection closed),
+ * stalled (the command timed out), or refusing it (out of memory, read-only replica, loading).
+ */
 function isRedisUnavailable(exception: unknown): boolean {
   const error = exception as { name?: string; message?: string } | null;
-  return error?.name === 'MaxRetriesPerRequestError' || error?.message === 'Connection is closed.';
+  return (
+    error?.name === 'MaxRetriesPerRequestError' ||
+    error?.message === 'Connection is closed.' ||
+    error?.message === 'Command timed out' ||
+    (error?.name === 'ReplyError' && REDIS_REFUSALS.test(error.message ?? ''))
+  );
 }
 
 function codeForStatus(status: number): string {

@@ -8,9 +8,7 @@ import { ApiError } from '../errors/api-error.js';
  * Retry-After).
  */
 export function limitExceeded(reading: MeterReading, codedShape: boolean, now: Date): ApiError {
-  const retryAt = now.getTime() + reading.retryAfterMs;
-  const retryAfter = Math.max(1, secondsUntil(retryAt, now));
-  const resetAt = new Date(retryAt).toISOString();
+  const { retryAfter, resetAt } = retryTimes(reading.retryAfterMs, now);
   switch (reading.outcome) {
     case 'credits': {
       const message = `No credits left this month: they reset at ${resetAt}`;
@@ -46,17 +44,20 @@ export function tooManyFailedAuthentications(
   waitMs: number,
   now: Date,
 ): ApiError {
-  const retryAt = now.getTime() + waitMs;
-  const retryAfter = Math.max(1, secondsUntil(retryAt, now));
+  const { retryAfter, resetAt } = retryTimes(waitMs, now);
   return new ApiError(
     429,
     'TOO_MANY_FAILED_AUTHENTICATIONS',
     `More than ${perMinute} failed authentications a minute from this address`,
-    {
-      limit: perMinute,
-      remaining: 0,
-      reset_at: new Date(retryAt).toISOString(),
-      retry_after: retryAfter,
-    },
+    { limit: perMinute, remaining: 0, reset_at: resetAt, retry_after: retryAfter },
   );
+}
+
+/** When a refused client may retry: whole seconds (at least 1), and that moment in ISO 8601. */
+function retryTimes(waitMs: number, now: Date): { retryAfter: number; resetAt: string } {
+  const retryAt = now.getTime() + waitMs;
+  return {
+    retryAfter: Math.max(1, secondsUntil(retryAt, now)),
+    resetAt: new Date(retryAt).toISOString(),
+  };
 }

@@ -16,11 +16,20 @@ export class AuthFailureLimiter {
   }
 
   /** Counts one failure; answers 0, or the milliseconds the address must wait (not counted). */
-  async recordFailure(clientAddress: string, now = new Date()): Promise<number> {
+  recordFailure(clientAddress: string, now = new Date()): Promise<number> {
+    return this.run(clientAddress, now, 'take');
+  }
+
+  /** 0 when the address may still fail, else the milliseconds it must wait; counts nothing. */
+  waitBeforeNextFailure(clientAddress: string, now = new Date()): Promise<number> {
+    return this.run(clientAddress, now, 'peek');
+  }
+
+  private async run(clientAddress: string, now: Date, mode: 'take' | 'peek'): Promise<number> {
     return (await this.redis.run(
       AUTH_FAILURE_SCRIPT,
       [this.redis.authFailuresKey(clientAddress)],
-      [now.getTime(), this.perMinute],
+      [now.getTime(), this.perMinute, mode],
     )) as number;
   }
 }

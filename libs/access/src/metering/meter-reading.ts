@@ -4,7 +4,7 @@ import type { PlanDefinition } from '#app/config';
 export type MeterOutcome = 'ok' | 'burst' | 'credits' | 'hourly';
 
 /** How a request is metered: counted and charged, bounded by the burst limit only, or neither. */
-export type MeterMode = 'charge' | 'burst' | 'read';
+export type MeterMode = 'charge' | 'uncharged' | 'read';
 
 /** A key's counters as one metering call left them. Times are milliseconds since the epoch. */
 export interface MeterReading {

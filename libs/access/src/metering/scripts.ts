@@ -1,31 +1,37 @@
+import { HOUR_MS } from './calendar.js';
 import { LuaScript } from './lua-script.js';
 
 /*
  * The Redis side of metering. Each script touches only keys of one API key (or one client
  * address), which share a hash tag, so it runs on Redis Cluster too. Times are milliseconds
- * since the epoch, passed in by the caller so that every process of a deployment agrees (and
- * tests can choose them).
+ * since the epoch from the calling process's clock (tests choose them), so API hosts must keep
+ * their clocks in step (NTP): the burst bucket's 50 ms step is the finest thing they decide.
  *
  * Every script answers {outcome, hourly count, window start (0: no open window), credits used
  * this month, milliseconds to wait (0 unless refused)}.
  */
 
-const HOUR = 'local HOUR = 3600000\n';
+const HOUR = `local HOUR = ${HOUR_MS}\n`;
 
 /**
  * A bucket of `capacity` that refills at `capacity` per `period_ms` (the generic cell rate
- * algorithm, which keeps one number per key: the theoretical arrival time). Takes one unit and
- * answers 0, or answers the milliseconds until one is free and takes nothing.
+ * algorithm, which keeps one number per key: the theoretical arrival time, TAT). Takes one unit
+ * and answers 0, or answers the milliseconds until one is free and takes nothing. The maths is
+ * in whole microseconds (below 2^53, so exact in Lua's doubles): `capacity` units at one
+ * instant, never one more or less, whatever the capacity.
  */
 const TAKE = `
-local function take(key, now, capacity, period_ms)
-  local interval = period_ms / capacity
+local function take(key, now_ms, capacity, period_ms, mode)
+  local now = now_ms * 1000
+  local interval = math.ceil(period_ms * 1000 / capacity)
+  local tolerance = interval * (capacity - 1)
   local tat = tonumber(redis.call('GET', key)) or now
   if tat < now then tat = now end
-  local next_tat = tat + interval
-  local wait = next_tat - period_ms - now
-  if wait > 0 then return math.ceil(wait) end
-  redis.call('SET', key, string.format('%.3f', next_tat), 'PX', math.max(1, math.ceil(next_tat - now)))
+  if tat - now > tolerance then return math.ceil((tat - now - tolerance) / 1000) end
+  if mode == 'take' then
+    local next_tat = tat + interval
+    redis.call('SET', key, string.format('%d', next_tat), 'PX', math.ceil((next_tat - now) / 1000))
+  end
   return 0
 end
 `;
@@ -45,8 +51,8 @@ end
  * KEYS: hourly window (hash start, count), this month's credits used, burst bucket.
  * ARGV: now, mode, hourly limit, monthly credits, when this month's counter may go, burst size.
  * Modes: `charge` takes a burst unit, then refuses when credits (first) or the hourly window are
- * exhausted, else counts the request in both, opening a window at the first; `burst` only takes
- * a burst unit; `read` changes nothing.
+ * exhausted, else counts the request in both, opening a window at the first; `uncharged` only
+ * takes a burst unit; `read` changes nothing.
  */
 export const METER_SCRIPT = new LuaScript(
   HOUR +
@@ -64,7 +70,7 @@ local start, count = open_window(KEYS[1], now)
 local used = tonumber(redis.call('GET', KEYS[2])) or 0
 
 if mode ~= 'read' then
-  local wait = take(KEYS[3], now, burst_size, 1000)
+  local wait = take(KEYS[3], now, burst_size, 1000, 'take')
   if wait > 0 then return {'burst', count, start, used, wait} end
 end
 if mode == 'charge' then
@@ -97,31 +103,32 @@ export const REFUND_SCRIPT = new LuaScript(
 local now = tonumber(ARGV[2])
 local start, count, stored_start = open_window(KEYS[1], now)
 if stored_start == ARGV[1] then
-  local charged = tonumber(redis.call('HGET', KEYS[1], 'count')) or 0
-  if charged > 1 then
-    charged = redis.call('HINCRBY', KEYS[1], 'count', -1)
-    if start ~= 0 then count = charged end
-  elseif charged == 1 then
+  local charged_window_count = tonumber(redis.call('HGET', KEYS[1], 'count')) or 0
+  if charged_window_count > 1 then
+    charged_window_count = redis.call('HINCRBY', KEYS[1], 'count', -1)
+    if start ~= 0 then count = charged_window_count end
+  elseif charged_window_count == 1 then
     -- Its only counted request is given back: the window was never opened by a counted one.
     redis.call('DEL', KEYS[1])
     start, count = 0, 0
   end
 end
-local charged_used = tonumber(redis.call('GET', KEYS[2])) or 0
-if charged_used > 0 then redis.call('DECR', KEYS[2]) end
+local charged_month_used = tonumber(redis.call('GET', KEYS[2])) or 0
+if charged_month_used > 0 then redis.call('DECR', KEYS[2]) end
 local used = tonumber(redis.call('GET', KEYS[3])) or 0
 return {'ok', count, start, used, 0}
 `,
 );
 
 /**
- * Counts one failed authentication of a client address.
- * KEYS: the address's bucket. ARGV: now, failures allowed per minute.
+ * Failed authentications of a client address.
+ * KEYS: the address's bucket. ARGV: now, failures allowed per minute, `take` (count one) or
+ * `peek` (only ask whether one more would be allowed).
  * Answers 0, or the milliseconds until the address may fail again.
  */
 export const AUTH_FAILURE_SCRIPT = new LuaScript(
   TAKE +
     `
-return take(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), 60000)
+return take(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), 60000, ARGV[3])
 `,
 );
