@@ -9,6 +9,9 @@ export default defineConfig({
   test: {
     include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'test/**/*.test.ts'],
     pool: 'forks',
+    // The files mostly wait on Redis, databases and child processes, not the CPU: on a
+    // two-core machine Vitest's default (cores - 1) would run them one at a time.
+    maxWorkers: 4,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     globalSetup: ['test/support/global-setup.ts'],

@@ -238,7 +238,8 @@ describe('the burst limit', () => {
     expect(refilled.every((result) => result.reading.outcome === 'ok')).toBe(true);
   });
 
-  it.each([1, 6, 15, 19, 22, 30, 70, 7_000])(
+  // Small sizes: the clock here stands still while Redis keys expire in real time.
+  it.each([1, 6, 15, 19, 22, 30, 70, 99])(
     'admits exactly %i at one instant, whatever the size',
     async (size) => {
       const sized = new RequestMeter(

@@ -43,6 +43,8 @@ export function testEnvironment(overrides: Record<string, string> = {}): TestEnv
     // Suites fire many requests quickly with one key from one address; limit tests lower these.
     BURST_LIMIT_PER_SECOND: '100000',
     AUTH_FAILURES_PER_MINUTE: '100000',
+    // Worker processes of parallel test files must not fight over one port.
+    WORKER_METRICS_PORT: '0',
     ...overrides,
   };
   return {

@@ -1,21 +1,19 @@
 import { Module } from '@nestjs/common';
 import { AccessModule, KeyRevocationListener } from '#app/access';
-import { IngestQueue } from '#app/contracts';
 import { AdminKeysController } from './admin/admin-keys.controller.js';
 import { AdminTokenGuard } from './admin/admin-token.guard.js';
+import { AdminTokenVerifier } from './admin/admin-token.verifier.js';
 import { CompaniesController } from './catalogue/companies.controller.js';
 import { FilesController } from './catalogue/files.controller.js';
 import { PagesController } from './catalogue/pages.controller.js';
 import { PricingController } from './catalogue/pricing.controller.js';
 import { SlugResolver } from './catalogue/slug-resolver.js';
-import { BatchManifestStore } from './ingest/batch-manifest.store.js';
-import { BatchStatusService } from './ingest/batch-status.service.js';
 import { IngestController } from './ingest/ingest.controller.js';
-import { IngestService } from './ingest/ingest.service.js';
+import { IngestModule } from './ingest/ingest.module.js';
 import { UsageController } from './usage/usage.controller.js';
 
 @Module({
-  imports: [AccessModule],
+  imports: [AccessModule, IngestModule],
   controllers: [
     IngestController,
     AdminKeysController,
@@ -25,15 +23,7 @@ import { UsageController } from './usage/usage.controller.js';
     PricingController,
     UsageController,
   ],
-  providers: [
-    SlugResolver,
-    IngestQueue,
-    IngestService,
-    BatchManifestStore,
-    BatchStatusService,
-    AdminTokenGuard,
-    KeyRevocationListener,
-  ],
-  exports: [IngestService, AccessModule],
+  providers: [SlugResolver, AdminTokenGuard, AdminTokenVerifier, KeyRevocationListener],
+  exports: [IngestModule, AccessModule],
 })
 export class ApiModule {}

@@ -3,10 +3,21 @@ import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ConfigModule, enabledLogLevels, type AppConfig } from '#app/config';
+import { ConfigModule, type AppConfig } from '#app/config';
 import { RequestMeter } from '#app/access';
+import {
+  createLogger,
+  installShutdownDeadline,
+  loggingModule,
+  Metrics,
+  ObservabilityModule,
+  observeHttp,
+} from '#app/observability';
 import { PersistenceModule } from '#app/persistence';
 import type { FastifyInstance } from 'fastify';
+import { Logger } from 'nestjs-pino';
+import type { Logger as PinoInstance } from 'pino';
+import { registerQueueDashboard } from './admin/queue-dashboard.js';
 import { ApiModule } from './api.module.js';
 import { ApiError } from './errors/api-error.js';
 import { ErrorBodyFilter } from './errors/error-body.filter.js';
@@ -21,12 +32,14 @@ export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 @Module({})
 class HttpProcessModule {}
 
-function rootModule(config: AppConfig, extraModules: Type[]): DynamicModule {
+function rootModule(config: AppConfig, logger: PinoInstance, extraModules: Type[]): DynamicModule {
   return {
     module: HttpProcessModule,
     imports: [
       ConfigModule.forRoot(config),
+      loggingModule(logger),
       PersistenceModule.forRoot(),
+      ObservabilityModule,
       CqrsModule.forRoot(),
       ApiModule,
       ...extraModules,
@@ -52,30 +65,37 @@ export async function createHttpApp(
     // Whom to believe about the client address, which bounds failed authentications.
     trustProxy: config.http.trustProxy,
   });
+  const logger = createLogger(config, extraModules.length > 0 ? 'api+worker' : 'api');
   const app = await NestFactory.create<NestFastifyApplication>(
-    rootModule(config, extraModules),
+    rootModule(config, logger, extraModules),
     adapter,
-    {
-      logger: enabledLogLevels(config.logLevel),
-    },
+    { bufferLogs: true },
   );
-  app.setGlobalPrefix('v1');
+  app.useLogger(app.get(Logger));
+  // Probes and scrapers address /health/* and /metrics without the API version.
+  app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.useGlobalFilters(new ErrorBodyFilter());
   // GET /v1/api/openapi.json (public) and Swagger UI at /v1/docs.
   setupOpenApi(app);
-  configureFastify(app.getHttpAdapter().getInstance(), app.get(RequestMeter));
+  await registerQueueDashboard(app, config);
+  const fastify = app.getHttpAdapter().getInstance();
+  configureFastify(fastify, app.get(RequestMeter), app.get(Metrics));
+  observeHttp(fastify, app.get(Metrics), logger);
   // Without useProcessExit Nest re-raises the signal after its hooks: exit 143, not 0.
-  if (shutdownHooks) app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
+  if (shutdownHooks) {
+    app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
+    installShutdownDeadline(config.shutdownGraceMs, logger);
+  }
   await app.init();
   return app;
 }
 
-function configureFastify(fastify: FastifyInstance, meter: RequestMeter): void {
+function configureFastify(fastify: FastifyInstance, meter: RequestMeter, metrics: Metrics): void {
   fastify.addHook('onSend', async (request, reply, payload) => {
     void reply.header('x-request-id', request.id);
     // The ETag check first: it may turn a 200 into a 304, which is not charged.
     const sent = await immutableResponseHook(request, reply, payload);
-    await settleMetering(meter, request, reply);
+    await settleMetering(meter, metrics, request, reply);
     return sent;
   });
   fastify.addContentTypeParser(

@@ -1,4 +1,5 @@
 import { loadConfig } from '#app/config';
+import { createLogger, installShutdownDeadline } from '#app/observability';
 import { WorkerModule } from '../../worker/src/worker.module.js';
 import { loadDemoDataIfEmpty } from './demo/demo-loader.js';
 import { createHttpApp } from './http-app.js';
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  installShutdownDeadline(config.shutdownGraceMs, createLogger(config, 'api+worker'));
 
   await app.listen(config.http.port, config.http.host);
   const baseUrl = `http://${config.http.host}:${config.http.port}/v1`;

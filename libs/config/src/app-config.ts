@@ -59,11 +59,3 @@ export class AppConfig {
     return this.plans.find((plan) => plan.name === name);
   }
 }
-
-type LogLevel = AppConfig['logLevel'];
-const SEVERITY: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
-
-/** Nest takes the list of levels to print: the configured one and every more severe one. */
-export function enabledLogLevels(level: LogLevel): LogLevel[] {
-  return SEVERITY.slice(0, SEVERITY.indexOf(level) + 1);
-}

@@ -61,6 +61,10 @@ describe('loadConfig defaults', () => {
     });
   });
 
+  it("serves a worker's metrics on 3001 and is ready up to 10,000 events of projection lag", () => {
+    expect(config.observability).toEqual({ workerPort: 3001, readyMaxProjectionLag: 10_000 });
+  });
+
   it('trusts no proxy and names counters after the queue prefix, without its hash tag', () => {
     expect(config.http.trustProxy).toBe(false);
     expect(config.redis.queuePrefix).toBe('{pricing}');
@@ -85,7 +89,10 @@ describe('loadConfig values', () => {
       AUTH_FAILURES_PER_MINUTE: '10',
       API_KEY_CACHE_SECONDS: '0',
       TRUST_PROXY: '10.0.0.0/8,127.0.0.1',
+      WORKER_METRICS_PORT: '9101',
+      READY_MAX_PROJECTION_LAG: '50',
     });
+    expect(config.observability).toEqual({ workerPort: 9101, readyMaxProjectionLag: 50 });
     expect(config.http).toEqual({
       host: '0.0.0.0',
       port: 8080,
@@ -186,6 +193,8 @@ describe('loadConfig refusals', () => {
     ['AUTH_FAILURES_PER_MINUTE', 'lots'],
     ['API_KEY_CACHE_SECONDS', '3601'],
     ['TRUST_PROXY', 'yes please'],
+    ['WORKER_METRICS_PORT', '70000'],
+    ['READY_MAX_PROJECTION_LAG', '-1'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.message).toContain(name);

@@ -4,6 +4,12 @@
  */
 export const INGEST_QUEUE = 'ingest';
 
+/**
+ * Every queue of the service, for whatever shows or watches them all (the queue dashboard).
+ * A new queue joins this list; like the names themselves, its values never change.
+ */
+export const QUEUES: readonly string[] = [INGEST_QUEUE];
+
 /** One job name per record type: the job name is the record's `type`. */
 export const INGEST_JOB_NAMES = {
   company: 'company',

@@ -7,6 +7,7 @@ import { EventStore } from './events/event-store.js';
 import { ApiKeyRepository } from './keys/api-key.repository.js';
 import { runMigrations } from './migrate.js';
 import { CheckpointStore } from './projections/checkpoint-store.js';
+import { ProjectionLagReader } from './projections/projection-lag.reader.js';
 import { CompanyReader } from './read-models/company.reader.js';
 import { PageReader } from './read-models/page.reader.js';
 import { PricingSnapshotReader } from './read-models/pricing-snapshot.reader.js';
@@ -18,6 +19,7 @@ const PROVIDERS = [
   TransactionRunner,
   EventStore,
   CheckpointStore,
+  ProjectionLagReader,
   ReadModelTables,
   ApiKeyRepository,
   CompanyReader,

@@ -57,6 +57,7 @@ export function ApiKeyGuard(scope?: ApiKeyScope, feature?: Feature): Type<CanAct
         throw new ApiError(401, 'AUTH_INVALID', REFUSALS[result.reason], { hint: HINT });
       }
       const principal = result.principal;
+      request.apiKeyId = principal.id;
       const plan = this.config.planNamed(principal.plan);
       // A plan taken out of the configuration has no limits to meter by.
       if (!plan) {

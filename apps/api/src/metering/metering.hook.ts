@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { RequestMeter } from '#app/access';
+import type { Metrics } from '#app/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 import '../auth/authenticated-request.js';
@@ -14,6 +15,7 @@ const logger = new Logger('Metering');
  */
 export async function settleMetering(
   meter: RequestMeter,
+  metrics: Metrics,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<void> {
@@ -22,6 +24,7 @@ export async function settleMetering(
   const now = new Date();
   let reading = metering.reading;
   const charged = reply.statusCode >= 200 && reply.statusCode < 300;
+  if (metering.ticket && charged) metrics.creditsCharged.inc({ plan: metering.ticket.plan.name });
   if (metering.ticket && !charged) {
     try {
       reading = await meter.refund(metering.ticket, now);

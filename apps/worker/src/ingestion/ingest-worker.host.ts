@@ -6,7 +6,8 @@ import {
   type IngestJobData,
   type IngestJobResult,
 } from '#app/contracts';
-import { Worker } from 'bullmq';
+import { Metrics } from '#app/observability';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { IngestProcessor } from './ingest.processor.js';
 
@@ -20,6 +21,7 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     private readonly config: AppConfig,
     private readonly processor: IngestProcessor,
+    private readonly metrics: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -35,10 +37,26 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
       lockDuration: this.config.ingest.lockMs,
       stalledInterval: this.config.ingest.lockMs,
     });
+    this.worker.on('completed', (job, result) => {
+      this.metrics.jobs.inc({ type: job.name, outcome: result.outcome });
+      this.logger.log({ ...jobFields(job), outcome: result.outcome }, 'job done');
+    });
     this.worker.on('failed', (job, error) => {
-      if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) {
-        this.logger.warn(`job ${job.id} failed for good: ${error.message}`);
-      }
+      if (!job) return;
+      // A failure with attempts left is retried after a backoff; the last one is final, and so
+      // is an UnrecoverableError (invalid record, conflict) whatever attempts remain.
+      const final =
+        error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+      const outcome = final ? 'failed' : 'retrying';
+      this.metrics.jobs.inc({ type: job.name, outcome });
+      const fields = {
+        ...jobFields(job),
+        outcome,
+        attempt: job.attemptsMade,
+        reason: error.message,
+      };
+      if (outcome === 'failed') this.logger.warn(fields, 'job failed for good');
+      else this.logger.log(fields, 'job will be retried');
     });
     this.worker.on('error', (error) => this.logger.error(`ingest worker: ${error.message}`));
   }
@@ -63,4 +81,14 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
     }
     await this.connection?.quit().catch(() => undefined);
   }
+}
+
+/** What a job's log lines carry: never the record's content, only where it came from. */
+function jobFields(job: Job<IngestJobData>) {
+  return {
+    job_id: job.id,
+    type: job.name,
+    batch_id: job.data.batchId,
+    request_id: job.data.requestId,
+  };
 }

@@ -7,9 +7,13 @@ import {
   ScrapeCaptured,
   type DomainEvent,
 } from '#app/domain';
+import { Metrics } from '#app/observability';
 import { ProjectionScheduler } from './projection.scheduler.js';
 
-/** Events published after a commit in this process: project them now instead of at the next tick. */
+/**
+ * Events published after a commit in this process: counted, and projected now instead of at the
+ * next tick.
+ */
 @EventsHandler(
   CompanyRegistered,
   CompanyProfileChanged,
@@ -18,9 +22,13 @@ import { ProjectionScheduler } from './projection.scheduler.js';
   PricingExtracted,
 )
 export class EventsAppendedHandler implements IEventHandler<DomainEvent> {
-  constructor(private readonly scheduler: ProjectionScheduler) {}
+  constructor(
+    private readonly scheduler: ProjectionScheduler,
+    private readonly metrics: Metrics,
+  ) {}
 
-  handle(): void {
+  handle(event: DomainEvent): void {
+    this.metrics.eventsAppended.inc({ type: event.type });
     this.scheduler.nudge();
   }
 }

@@ -36,6 +36,11 @@ interface EventRow {
   transaction_id: string | number;
 }
 
+interface BacklogRow {
+  events: number | string;
+  oldest: string | Date | null;
+}
+
 const COLUMNS =
   'seq, stream_id, stream_version, type, schema_version, payload, metadata, recorded_at, transaction_id';
 
@@ -158,6 +163,27 @@ export class EventStore {
           )
         : await this.transactions.query('SELECT 1 FROM events WHERE seq > $1 LIMIT 1', [after.seq]);
     return rows.length > 0;
+  }
+
+  /** How many events lie after `after` in projection order, and when the oldest was recorded. */
+  async backlogAfter(
+    after: LogPosition,
+  ): Promise<{ events: number; oldestRecordedAt: Date | null }> {
+    const [row] =
+      this.transactions.dialect === 'postgres'
+        ? await this.transactions.query<BacklogRow>(
+            `SELECT COUNT(*) AS events, MIN(recorded_at) AS oldest FROM events
+             WHERE (transaction_id, seq) > ($1::xid8, $2::bigint)`,
+            [after.transactionId, after.seq],
+          )
+        : await this.transactions.query<BacklogRow>(
+            'SELECT COUNT(*) AS events, MIN(recorded_at) AS oldest FROM events WHERE seq > $1',
+            [after.seq],
+          );
+    return {
+      events: Number(row?.events ?? 0),
+      oldestRecordedAt: row?.oldest ? new Date(row.oldest) : null,
+    };
   }
 
   /** The highest seq in the log (0 when empty). */

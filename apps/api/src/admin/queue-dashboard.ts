@@ -1,0 +1,268 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter as BullBoardAdapter } from '@bull-board/fastify';
+import { fastifyCookie } from '@fastify/cookie';
+import { Logger } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { AppConfig } from '#app/config';
+import { createRedisConnection, QUEUES } from '#app/contracts';
+import { Queue } from 'bullmq';
+import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken } from '../auth/presented-key.js';
+import { ApiError } from '../errors/api-error.js';
+import { errorBody } from '../errors/error-body.js';
+import { describeError } from '../errors/error-body.filter.js';
+import { AdminTokenVerifier } from './admin-token.verifier.js';
+import { LOGIN_PAGE_SECURITY_POLICY, loginPage } from './dashboard-login-page.js';
+import {
+  DASHBOARD_LOGIN_PATH,
+  DASHBOARD_LOGOUT_PATH,
+  DASHBOARD_PATH,
+  DASHBOARD_SESSION_COOKIE,
+  dashboardReturnPath,
+  dashboardSessionValue,
+  isDashboardSession,
+} from './dashboard-session.js';
+
+const FORM = 'application/x-www-form-urlencoded';
+/** A login form holds a token and a return path. */
+const FORM_BODY_LIMIT_BYTES = 16 * 1024;
+
+const logger = new Logger('QueueDashboard');
+
+const DISABLED = () =>
+  new ApiError(401, 'ADMIN_DISABLED', 'The queue dashboard is disabled', {
+    hint: 'Set ADMIN_TOKEN to enable it',
+  });
+
+const NOT_LOGGED_IN = () =>
+  new ApiError(401, 'AUTH_INVALID', 'A valid admin token or dashboard session is required', {
+    hint: `Send "Authorization: Bearer <ADMIN_TOKEN>", or log in at ${DASHBOARD_LOGIN_PATH}`,
+  });
+
+/**
+ * The queue dashboard (bull-board) at /v1/admin/queues, with retry and clean, behind the admin
+ * token: `Authorization: Bearer <ADMIN_TOKEN>` or the session cookie its login page sets.
+ * Without ADMIN_TOKEN only the login page answers, to say the dashboard is off.
+ *
+ * It is a Fastify plugin beside Nest's controllers, encapsulated so that its cookie parsing,
+ * form parsing and authentication reach no other route; it is not in the OpenAPI document.
+ * Call it before `app.init()`.
+ */
+export async function registerQueueDashboard(
+  app: NestFastifyApplication,
+  config: AppConfig,
+): Promise<void> {
+  const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
+  const auth = new DashboardAuth(config.adminToken, app.get(AdminTokenVerifier));
+  await fastify.register(
+    async (dashboard) => {
+      await dashboard.register(fastifyCookie);
+      useFormParser(dashboard);
+      dashboard.setErrorHandler((error, request, reply) => sendError(request, reply, error));
+      dashboard.addHook('onRequest', async (_request, reply) => {
+        void reply.header('x-frame-options', 'DENY');
+      });
+      dashboard.get('/login', (request, reply) => auth.loginPage(request, reply));
+      dashboard.post('/login', (request, reply) => auth.login(request, reply));
+      dashboard.route({
+        method: ['GET', 'POST'],
+        url: '/logout',
+        handler: (_request, reply) => auth.logout(reply),
+      });
+      await dashboard.register(async (guarded) => {
+        guarded.addHook('onRequest', (request, reply) => auth.authenticate(request, reply));
+        if (config.adminToken) {
+          const board = queueBoard(config);
+          guarded.addHook('onClose', board.close);
+          await guarded.register(board.plugin);
+        } else {
+          // Off: every dashboard path still answers, through the hook, with why.
+          const off = () => Promise.reject(DISABLED());
+          guarded.all('/', off);
+          guarded.all('/*', off);
+        }
+      });
+    },
+    { prefix: DASHBOARD_PATH },
+  );
+}
+
+/** bull-board over every queue of the service, on its own Redis connection. */
+function queueBoard(config: AppConfig): {
+  plugin: FastifyPluginCallback;
+  close: () => Promise<void>;
+} {
+  // Fail fast when Redis is away, so the board answers with an error instead of hanging.
+  const connection = createRedisConnection(config.redis.url, 'queue-dashboard', {
+    maxRetriesPerRequest: 1,
+  });
+  const queues = QUEUES.map((name) => {
+    const queue = new Queue(name, { connection, prefix: config.redis.queuePrefix });
+    // The connection reports outages itself; without a listener the queue prints each one.
+    queue.on('error', () => undefined);
+    return queue;
+  });
+  const serverAdapter = new BullBoardAdapter().setBasePath(DASHBOARD_PATH);
+  createBullBoard({
+    queues: queues.map((queue) => new BullMQAdapter(queue)),
+    serverAdapter,
+    options: {
+      uiConfig: {
+        boardTitle: 'Pricing queues',
+        miscLinks: [{ text: 'Log out', url: DASHBOARD_LOGOUT_PATH }],
+      },
+    },
+  });
+  return {
+    plugin: serverAdapter.registerPlugin(),
+    async close() {
+      await Promise.all(queues.map((queue) => queue.close()));
+      await connection.quit().catch(() => undefined);
+    },
+  };
+}
+
+/** The login, the logout, and the check every dashboard route goes through. */
+class DashboardAuth {
+  constructor(
+    private readonly adminToken: string | null,
+    private readonly verifier: AdminTokenVerifier,
+  ) {}
+
+  /** onRequest of every dashboard route: admits the admin token or a session, else answers. */
+  async authenticate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
+    try {
+      return await this.check(request, reply);
+    } catch (error) {
+      // Answered here: bull-board's own error handler would describe a Redis failure.
+      return sendError(request, reply, error);
+    }
+  }
+
+  private async check(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
+    const token = this.adminToken;
+    if (!token) {
+      return wantsPage(request)
+        ? redirectToLogin(request, reply)
+        : sendError(request, reply, DISABLED());
+    }
+    const presented = bearerToken(request.headers.authorization);
+    if (presented !== undefined) {
+      const refusal = await this.verifier.refusal(presented, request.ip);
+      return refusal ? sendError(request, reply, refusal) : undefined;
+    }
+    if (isDashboardSession(request.cookies[DASHBOARD_SESSION_COOKIE], token)) return;
+    return wantsPage(request)
+      ? redirectToLogin(request, reply)
+      : sendError(request, reply, NOT_LOGGED_IN());
+  }
+
+  async loginPage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const next = dashboardReturnPath((request.query as { next?: unknown } | undefined)?.next);
+    const token = this.adminToken;
+    if (!token) return sendPage(reply, 401, loginPage({ next, disabled: true }));
+    if (isDashboardSession(request.cookies[DASHBOARD_SESSION_COOKIE], token)) {
+      return reply.redirect(next, 303);
+    }
+    return sendPage(reply, 200, loginPage({ next }));
+  }
+
+  /** POST of the form (or JSON `{token}`): a session cookie and the dashboard, or 401 / 429. */
+  async login(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const body = (request.body ?? {}) as { token?: unknown; next?: unknown };
+    const next = dashboardReturnPath(body.next);
+    const asJson = !isForm(request);
+    const token = this.adminToken;
+    if (!token) {
+      return asJson
+        ? sendError(request, reply, DISABLED())
+        : sendPage(reply, 401, loginPage({ next, disabled: true }));
+    }
+    const refused = await this.verifier.refusal(
+      typeof body.token === 'string' ? body.token : undefined,
+      request.ip,
+    );
+    if (!refused) {
+      void reply.setCookie(DASHBOARD_SESSION_COOKIE, dashboardSessionValue(token), {
+        path: DASHBOARD_PATH,
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: request.protocol === 'https',
+      });
+      return reply.redirect(next, 303);
+    }
+    if (asJson) return sendError(request, reply, refused);
+    if (refused.status === 429) {
+      const retryAfter = Number(refused.details?.retry_after);
+      void reply.header('retry-after', String(retryAfter));
+      return sendPage(
+        reply,
+        429,
+        loginPage({ next, error: `Too many failed attempts; try again in ${retryAfter} s.` }),
+      );
+    }
+    return sendPage(reply, 401, loginPage({ next, error: 'That is not the admin token.' }));
+  }
+
+  logout(reply: FastifyReply): FastifyReply {
+    void reply.clearCookie(DASHBOARD_SESSION_COOKIE, { path: DASHBOARD_PATH });
+    return reply.redirect(DASHBOARD_LOGIN_PATH, 303);
+  }
+}
+
+/** A browser asking for a page (not the JSON API, not an asset): it gets the login page. */
+function wantsPage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const path = request.url.split('?')[0] ?? '';
+  if (path.startsWith(`${DASHBOARD_PATH}/api/`) || path.startsWith(`${DASHBOARD_PATH}/static/`)) {
+    return false;
+  }
+  return (request.headers.accept ?? '').includes('text/html');
+}
+
+function redirectToLogin(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const next = dashboardReturnPath(request.url);
+  return reply.redirect(`${DASHBOARD_LOGIN_PATH}?next=${encodeURIComponent(next)}`, 302);
+}
+
+function isForm(request: FastifyRequest): boolean {
+  return (request.headers['content-type'] ?? '').toLowerCase().startsWith(FORM);
+}
+
+function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
+  return reply
+    .status(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('content-security-policy', LOGIN_PAGE_SECURITY_POLICY)
+    .send(html);
+}
+
+/** Anything thrown, in the service's documented error body; a 500 is logged, not described. */
+function sendError(request: FastifyRequest, reply: FastifyReply, exception: unknown): FastifyReply {
+  const description = describeError(exception);
+  if (description.status >= 500 && description.status !== 503) {
+    logger.error(
+      `request ${request.id} ${request.method} ${request.routeOptions?.url ?? DASHBOARD_PATH}: ${
+        (exception as Error)?.stack ?? String(exception)
+      }`,
+    );
+  }
+  const retryAfter = description.details?.retry_after;
+  if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
+  return reply.status(description.status).send(errorBody(description, request.url, request.id));
+}
+
+/**
+ * The login form's body, parsed here: Nest adds its own form parser only at `init()`, to the
+ * root, and this scope must not depend on when that happens.
+ */
+function useFormParser(dashboard: FastifyInstance): void {
+  if (dashboard.hasContentTypeParser(FORM)) dashboard.removeContentTypeParser(FORM);
+  dashboard.addContentTypeParser(
+    FORM,
+    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT_BYTES },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+}

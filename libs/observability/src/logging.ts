@@ -1,0 +1,55 @@
+import type { AppConfig } from '#app/config';
+import { LoggerModule } from 'nestjs-pino';
+import { pino, type Logger as PinoInstance } from 'pino';
+
+const PINO_LEVELS: Record<AppConfig['logLevel'], string> = {
+  fatal: 'fatal',
+  error: 'error',
+  warn: 'warn',
+  log: 'info',
+  debug: 'debug',
+  verbose: 'trace',
+};
+
+/**
+ * Headers that carry secrets. The service logs chosen fields, never headers, so these matter
+ * only if a header ever reaches a log line by accident.
+ */
+const REDACTED = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers["x-api-key"]',
+  'headers.cookie',
+];
+
+/** One JSON line per entry on stdout, at the configured level. */
+export function createLogger(
+  config: AppConfig,
+  service: 'api' | 'worker' | 'api+worker',
+): PinoInstance {
+  return pino({
+    level: PINO_LEVELS[config.logLevel],
+    base: { service, pid: process.pid },
+    redact: { paths: REDACTED, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  });
+}
+
+/**
+ * Nest's own logging (every `new Logger(...)` in the code) through that pino logger. Requests
+ * are logged by `observeHttp` with chosen fields, not by pino-http's automatic lines.
+ */
+export function loggingModule(logger: PinoInstance) {
+  return LoggerModule.forRoot({
+    pinoHttp: {
+      logger,
+      autoLogging: false,
+      // A line logged while serving a request names the request by id only (no headers).
+      quietReqLogger: true,
+      customAttributeKeys: { reqId: 'req_id' },
+    },
+    renameContext: 'context',
+  });
+}

@@ -1,0 +1,86 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The process's Prometheus metrics (contract section 6). One registry per application, not
+ * prom-client's global one, so the standalone process (API and worker) and tests that start
+ * several applications each get their own.
+ */
+@Injectable()
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly logger = new Logger(Metrics.name);
+
+  readonly httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by route template, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to sending its answer, by route template and method',
+    labelNames: ['route', 'method'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  readonly creditsCharged = new Counter({
+    name: 'credits_charged_total',
+    help: 'Credits charged: metered requests answered 2xx (refunded ones are not counted)',
+    labelNames: ['plan'] as const,
+    registers: [this.registry],
+  });
+
+  readonly jobs = new Counter({
+    name: 'ingest_jobs_total',
+    help: 'Ingest jobs this process ran, by record type and outcome (appended, duplicate, retrying, failed)',
+    labelNames: ['type', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly eventsAppended = new Counter({
+    name: 'events_appended_total',
+    help: 'Events this process appended to the log, by event type',
+    labelNames: ['type'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /**
+   * A gauge read from its source at each scrape (queue depth, projection lag). When the source
+   * cannot be read (Redis or the database away) the gauge is left empty rather than failing the
+   * whole scrape: the other metrics matter most during an outage.
+   */
+  gauge<Label extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly Label[],
+    read: (gauge: Gauge<Label>) => Promise<void>,
+  ): Gauge<Label> {
+    const logger = this.logger;
+    return new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        try {
+          await read(this);
+        } catch (error) {
+          this.reset();
+          logger.warn(`${name} not collected: ${(error as Error).message}`);
+        }
+      },
+    });
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  exposition(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

@@ -1,0 +1,340 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '#app/config';
+import { INGEST_QUEUE, QUEUES } from '#app/contracts';
+import { Queue } from 'bullmq';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { records } from './support/records.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+import { testEnvironment } from './support/test-environment.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
+
+const environment = testEnvironment({
+  // A record whose company never arrives fails for good quickly.
+  INGEST_ATTEMPTS: '2',
+  INGEST_BACKOFF_MS: '50',
+  // Each test sends its own client address (X-Forwarded-For from 127.0.0.1 is believed), so the
+  // failures one test counts do not limit another; the browser is 127.0.0.1 and never fails.
+  TRUST_PROXY: '127.0.0.1',
+  AUTH_FAILURES_PER_MINUTE: '3',
+});
+const adminToken = environment.env.ADMIN_TOKEN as string;
+let api: TestApp;
+/** http://127.0.0.1:<port>/v1/admin/queues */
+let dashboard: string;
+
+let addresses = 0;
+/** A client address of its own for one test. */
+function clientAddress(): string {
+  addresses += 1;
+  return `203.0.113.${addresses}`;
+}
+
+/** A request to the dashboard as a script would send it: redirects are not followed. */
+function call(
+  path: string,
+  address: string,
+  { headers = {}, ...init }: RequestInit & { headers?: Record<string, string> } = {},
+): Promise<Response> {
+  return fetch(`${dashboard}${path}`, {
+    redirect: 'manual',
+    ...init,
+    headers: { 'x-forwarded-for': address, ...headers },
+  });
+}
+
+const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** `name=value` and the attributes of the session cookie a response sets. */
+function sessionCookie(response: Response): { pair: string; value: string; attributes: string[] } {
+  const header = response.headers
+    .getSetCookie()
+    .find((cookie) => cookie.startsWith('queue_dashboard_session='));
+  if (!header) throw new Error(`no session cookie in ${response.headers.getSetCookie().join()}`);
+  const [pair = '', ...attributes] = header.split(';').map((part) => part.trim());
+  return { pair, value: pair.slice(pair.indexOf('=') + 1), attributes };
+}
+
+function login(address: string, token: string, next?: string): Promise<Response> {
+  const form = new URLSearchParams({ token, ...(next === undefined ? {} : { next }) });
+  return call('/login', address, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form.toString(),
+  });
+}
+
+beforeAll(async () => {
+  api = await startTestApp(environment.config());
+  dashboard = `${new URL(api.baseUrl).origin}/v1/admin/queues`;
+});
+
+afterAll(async () => {
+  await api?.close();
+  await environment.cleanup();
+});
+
+describe('the queue dashboard without a browser', () => {
+  it('sends a browser without a session to the login page and a script a 401, uncounted', async () => {
+    const address = clientAddress();
+    const page = await call('/queue/ingest?status=failed', address, { headers: HTML });
+    expect(page.status).toBe(302);
+    expect(page.headers.get('location')).toBe(
+      `/v1/admin/queues/login?next=${encodeURIComponent('/v1/admin/queues/queue/ingest?status=failed')}`,
+    );
+    const form = await call('/login', address, { headers: HTML });
+    expect(form.status).toBe(200);
+    expect(form.headers.get('content-type')).toContain('text/html');
+    const html = await form.text();
+    expect(html).toContain('type="password"');
+    expect(html).toContain('value="/v1/admin/queues/"');
+    // More requests without credentials than the limit allows failures: none is a failure.
+    for (const path of ['/api/queues', '/api/queues', '/', '/static/images/logo.svg']) {
+      const response = await call(path, address);
+      expect(response.status, path).toBe(401);
+      expect(await response.json()).toEqual({
+        error: 'Unauthorized',
+        message: 'A valid admin token or dashboard session is required',
+        details: {
+          hint: 'Send "Authorization: Bearer <ADMIN_TOKEN>", or log in at /v1/admin/queues/login',
+        },
+      });
+    }
+  });
+
+  it('admits the admin token as a Bearer, for the JSON API and the pages', async () => {
+    const address = clientAddress();
+    const queues = await call('/api/queues', address, { headers: bearer(adminToken) });
+    expect(queues.status).toBe(200);
+    const body = (await queues.json()) as { queues: { name: string; readOnlyMode: boolean }[] };
+    expect(body.queues.map((queue) => queue.name).sort()).toEqual([...QUEUES].sort());
+    expect(body.queues.every((queue) => !queue.readOnlyMode)).toBe(true);
+    const page = await call('/', address, { headers: { ...HTML, ...bearer(adminToken) } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<base href="/v1/admin/queues/" />');
+    const asset = await call('/static/images/logo.svg', address, { headers: bearer(adminToken) });
+    expect(asset.status).toBe(200);
+  });
+
+  it('refuses a wrong token with 401, counted against the address: 429 past the limit', async () => {
+    const address = clientAddress();
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      const response = await call('/api/queues', address, { headers: bearer(`${adminToken}x`) });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({
+        error: 'Unauthorized',
+        message: 'A valid admin token is required',
+        details: { hint: 'Send "Authorization: Bearer <ADMIN_TOKEN>"' },
+      });
+    }
+    const limited = await call('/api/queues', address, { headers: bearer(`${adminToken}x`) });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await limited.json()).toMatchObject({
+      error: 'Rate limit exceeded',
+      message: 'More than 3 failed authentications a minute from this address',
+    });
+  });
+
+  it('refuses a wrong token at the login form with the form again, counted the same way', async () => {
+    const address = clientAddress();
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      const response = await login(address, `${adminToken}x`);
+      expect(response.status).toBe(401);
+      expect(response.headers.getSetCookie()).toEqual([]);
+      const html = await response.text();
+      expect(html).toContain('That is not the admin token.');
+      expect(html).toContain('type="password"');
+      expect(html).not.toContain(adminToken);
+    }
+    const limited = await login(address, `${adminToken}x`);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await limited.text()).toContain('Too many failed attempts');
+    const json = await call('/login', address, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: 'not the token at all' }),
+    });
+    expect(json.status).toBe(429);
+    expect(await json.json()).toMatchObject({ error: 'Rate limit exceeded' });
+  });
+
+  it('logs in with a form or JSON: an HttpOnly, SameSite=Strict cookie that is not the token', async () => {
+    const address = clientAddress();
+    const response = await login(address, adminToken, '/v1/admin/queues/queue/ingest');
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/v1/admin/queues/queue/ingest');
+    const cookie = sessionCookie(response);
+    expect(cookie.value).not.toContain(adminToken);
+    expect(cookie.value).not.toContain(encodeURIComponent(adminToken));
+    expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(cookie.attributes).toEqual(
+      expect.arrayContaining(['Path=/v1/admin/queues', 'HttpOnly', 'SameSite=Strict']),
+    );
+    expect(cookie.attributes).not.toContain('Secure');
+
+    const queues = await call('/api/queues', address, { headers: { cookie: cookie.pair } });
+    expect(queues.status).toBe(200);
+    const page = await call('/queue/ingest', address, {
+      headers: { ...HTML, cookie: cookie.pair },
+    });
+    expect(page.status).toBe(200);
+    const forged = await call('/api/queues', address, {
+      headers: { cookie: `queue_dashboard_session=${adminToken}` },
+    });
+    expect(forged.status).toBe(401);
+
+    const json = await call('/login', address, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: adminToken }),
+    });
+    expect(json.status).toBe(303);
+    expect(json.headers.get('location')).toBe('/v1/admin/queues/');
+    expect(sessionCookie(json).value).toBe(cookie.value);
+
+    // Only dashboard pages are a place to return to.
+    const elsewhere = await login(address, adminToken, 'https://evil.example/v1/admin/queues');
+    expect(elsewhere.headers.get('location')).toBe('/v1/admin/queues/');
+
+    const logout = await call('/logout', address, { headers: { cookie: cookie.pair } });
+    expect(logout.status).toBe(303);
+    expect(logout.headers.get('location')).toBe('/v1/admin/queues/login');
+    const cleared = sessionCookie(logout);
+    expect(cleared.value).toBe('');
+    expect(cleared.attributes).toContain('Path=/v1/admin/queues');
+  });
+
+  it('is off without ADMIN_TOKEN, and its login page says so', async () => {
+    const { ADMIN_TOKEN: _token, ...env } = environment.env;
+    const off = await startTestApp(loadConfig(env), { withWorker: false });
+    try {
+      const origin = new URL(off.baseUrl).origin;
+      const address = clientAddress();
+      const get = (path: string, headers: Record<string, string> = {}) =>
+        fetch(`${origin}/v1/admin/queues${path}`, {
+          redirect: 'manual',
+          headers: { 'x-forwarded-for': address, ...headers },
+        });
+      const page = await get('/', HTML);
+      expect(page.status).toBe(302);
+      expect(page.headers.get('location')).toMatch(/^\/v1\/admin\/queues\/login\?next=/);
+      const form = await get('/login', HTML);
+      expect(form.status).toBe(401);
+      const html = await form.text();
+      expect(html).toContain('The queue dashboard is disabled');
+      expect(html).toContain('ADMIN_TOKEN');
+      expect(html).not.toContain('type="password"');
+      const queues = await get('/api/queues', bearer(adminToken));
+      expect(queues.status).toBe(401);
+      expect(await queues.json()).toEqual({
+        error: 'Unauthorized',
+        message: 'The queue dashboard is disabled',
+        details: { hint: 'Set ADMIN_TOKEN to enable it' },
+      });
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+describe('the queue dashboard in a browser', () => {
+  it('logs in, shows a failed ingest job, and retries it', async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `Chromium is not installed at ${CHROMIUM}: the queue dashboard test drives it ` +
+          '(on Debian: apt-get install chromium; .ci/run installs it)',
+      );
+    }
+    // A page whose company is not known yet fails for good after INGEST_ATTEMPTS.
+    const orphan = await api.ingest([records.page('orphan.io')]);
+    const failed = await api.settled(orphan);
+    expect(failed.counts.failed).toBe(1);
+    const jobId = failed.failures[0]?.job_id as string;
+    // Its company arrives: retrying the job now succeeds.
+    expect((await api.settled(await api.ingest([records.company('orphan.io')]))).counts.done).toBe(
+      1,
+    );
+
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      // The board asks Google for its fonts; tests stay off the network.
+      await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+      const page = await context.newPage();
+      await page.goto(`${dashboard}/queue/${INGEST_QUEUE}?status=failed`);
+      expect(new URL(page.url()).pathname).toBe('/v1/admin/queues/login');
+
+      await page.getByLabel('Admin token').fill(adminToken);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.waitForURL(`${dashboard}/queue/${INGEST_QUEUE}?status=failed`);
+      const cookies = await context.cookies();
+      expect(cookies.map((cookie) => cookie.name)).toEqual(['queue_dashboard_session']);
+      expect(cookies[0]).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+
+      const card = page
+        .locator('[class*="card-"]')
+        .filter({ has: page.getByRole('link', { name: jobId }) });
+      // The error tab shows the reason once its highlighter has loaded.
+      await card
+        .locator('code')
+        .filter({ hasText: 'company orphan.io is not known yet; gave up after 2 attempts' })
+        .waitFor();
+      expect(await card.innerText()).toContain('attempt #2');
+      // Retry and clean are offered: the board is not read-only.
+      await page.getByRole('button', { name: 'Retry all' }).waitFor();
+      await page.getByRole('button', { name: 'Clean all' }).waitFor();
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: `${ARTIFACTS}queue-dashboard.png`, fullPage: true });
+
+      // The job's actions are icon buttons named by their tooltips.
+      const retry = card.locator('button:has(svg.lucide-refresh-cw)');
+      await retry.hover();
+      await page.locator('[data-base-ui-portal]').getByText('Retry', { exact: true }).waitFor();
+      await retry.click();
+      const confirm = page.getByRole('alertdialog');
+      expect(await confirm.innerText()).toContain('Are you sure that you want to retry this job?');
+      const retried = page.waitForResponse(
+        (response) =>
+          response.request().method() === 'PUT' &&
+          new URL(response.url()).pathname ===
+            `/v1/admin/queues/api/queues/${INGEST_QUEUE}/${jobId}/retry`,
+      );
+      await confirm.getByRole('button', { name: 'Confirm' }).click();
+      expect((await retried).status()).toBe(204);
+
+      await page.goto(`${dashboard}/logout`);
+      expect(new URL(page.url()).pathname).toBe('/v1/admin/queues/login');
+      expect(await context.cookies()).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+    // The retried job ran again, now that its company is known, and the batch reports it done.
+    const retriedBatch = await api.settled(orphan);
+    expect(retriedBatch.counts).toMatchObject({ done: 1, failed: 0 });
+    const queue = new Queue(INGEST_QUEUE, {
+      connection: { url: environment.env.REDIS_URL },
+      prefix: environment.env.QUEUE_PREFIX,
+    });
+    try {
+      expect(await queue.getJobState(jobId)).toBe('completed');
+    } finally {
+      await queue.close();
+    }
+  });
+});
