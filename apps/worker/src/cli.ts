@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { Module, type INestApplicationContext } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
   AccessModule,
@@ -8,34 +9,97 @@ import {
   RequestMeter,
   type ApiKeyScope,
 } from '#app/access';
-import { ConfigModule, loadConfig } from '#app/config';
-import { PersistenceModule } from '#app/persistence';
-import { Command } from 'commander';
+import { AppConfig, ConfigModule, loadConfig } from '#app/config';
+import { INGEST_QUEUE, IngestQueue } from '#app/contracts';
+import { QueueInspector } from '#app/observability';
+import { EventStore, PersistenceModule } from '#app/persistence';
+import type { Redis } from 'ioredis';
+import { Command, InvalidArgumentError } from 'commander';
+import { BatchStatusService } from '../../api/src/ingest/batch-status.service.js';
+import { IngestModule } from '../../api/src/ingest/ingest.module.js';
+import { IngestService } from '../../api/src/ingest/ingest.service.js';
+import {
+  FileIngestion,
+  InvalidBatchError,
+  type FileOutcome,
+  type InvalidLine,
+  type QueuedBatch,
+} from './cli/file-ingestion.js';
+import { ProgressDisplay } from './cli/progress-display.js';
 import { ProjectionRunner } from './projections/projection-runner.js';
 import { ProjectionsModule } from './projections/projections.module.js';
 
 @Module({})
 class CliModule {}
 
-/** An application context with the database migrated; closed once the command is done. */
-async function withContext<T>(work: (app: INestApplicationContext) => Promise<T>): Promise<T> {
+/**
+ * What a command needs. `database` connects nothing to Redis until a command uses it, so the
+ * key commands work with Redis away; `queue` holds the ingest queue's producer, which connects
+ * to Redis as it is built, and needs no database.
+ */
+const CONTEXTS: Record<'database' | 'queue', () => DynamicModule['imports']> = {
+  database: () => [PersistenceModule.forRoot(), AccessModule, ProjectionsModule],
+  queue: () => [IngestModule],
+};
+
+/** An application context (with the database migrated, for `database`), closed after the work. */
+async function withContext<T>(
+  work: (app: INestApplicationContext) => Promise<T>,
+  context: keyof typeof CONTEXTS = 'database',
+): Promise<T> {
   const app = await NestFactory.createApplicationContext(
     {
       module: CliModule,
-      imports: [
-        ConfigModule.forRoot(loadConfig()),
-        PersistenceModule.forRoot(),
-        AccessModule,
-        ProjectionsModule,
-      ],
+      imports: [ConfigModule.forRoot(loadConfig()), ...(CONTEXTS[context]() ?? [])],
     },
     { logger: ['error', 'warn'] },
   );
   try {
+    // The queue's connection retries for ever and BullMQ waits for it: fail fast instead.
+    if (context === 'queue') await redisReachable(app.get(IngestQueue).redis);
     return await work(app);
   } finally {
     await app.close();
   }
+}
+
+async function redisReachable(redis: Redis): Promise<void> {
+  try {
+    await redis.ping();
+  } catch (error) {
+    throw new Error(`Redis (REDIS_URL) is unreachable: ${(error as Error).message}`);
+  }
+}
+
+/** How often `ingest` asks for the status of its batches. */
+const BATCH_POLL_MS = 250;
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) {
+    throw new InvalidArgumentError('must be a whole number of 1 or more');
+  }
+  return parsed;
+}
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+function describeInvalid({ line, batch, index, type, reasons }: InvalidLine): string {
+  return `line ${line} (batch ${batch}, index ${index}${type ? `, ${type}` : ''}): ${reasons.join('; ')}`;
+}
+
+function describeOutcome(file: string, batches: QueuedBatch[], outcome: FileOutcome): string[] {
+  const jobs = batches.reduce((sum, batch) => sum + batch.jobs, 0);
+  const { done, duplicate, failed, unknown } = outcome.counts;
+  return [
+    `${file}: ${plural(outcome.records, 'record')} in ${plural(batches.length, 'batch')}` +
+      ` (${plural(jobs, 'job')})`,
+    `done: ${done}, duplicate: ${duplicate}, failed: ${failed}, unknown: ${unknown}`,
+    ...outcome.failures.map(
+      ({ line, batch, type, reason }) =>
+        `failed: line ${line} (batch ${batch}, ${type}): ${reason}`,
+    ),
+  ];
 }
 
 const program = new Command('pricing')
@@ -133,13 +197,159 @@ program
   .action(() =>
     withContext(async (app) => {
       const started = Date.now();
-      const applied = await app
-        .get(ProjectionRunner)
-        .rebuild((projector, count) =>
-          process.stdout.write(`\r${projector}: +${count} events`.padEnd(60)),
-        );
-      console.log(`\nrebuilt: ${applied} events applied in ${Date.now() - started} ms`);
+      const runner = app.get(ProjectionRunner);
+      // Each projector reads the whole log; the head is an estimate (PostgreSQL sequences have
+      // gaps, and events may arrive meanwhile), and a bar's total becomes its count once done.
+      const head = await app.get(EventStore).headSeq();
+      const display = new ProgressDisplay();
+      const counters = new Map(
+        runner.projectors.map((projector) => [
+          projector.name,
+          display.add(projector.name, head, 'events'),
+        ]),
+      );
+      let current: string | null = null;
+      let applied: number;
+      try {
+        applied = await runner.rebuild((projector, count) => {
+          if (current !== null && current !== projector) counters.get(current)?.finish();
+          current = projector;
+          counters.get(projector)?.increment(count);
+        });
+      } finally {
+        display.stop();
+      }
+      console.log(`rebuilt: ${applied} events applied in ${Date.now() - started} ms`);
     }),
+  );
+
+program
+  .command('ingest')
+  .description(
+    'queue the records of an NDJSON file (one record per line, as POST /v1/ingest/records ' +
+      'takes them) in batches of up to 1,000, then follow them until they are processed',
+  )
+  .argument('<file>', 'NDJSON file of ingest records')
+  .option('--no-wait', 'exit once every batch is queued, without following them')
+  .action((file: string, options: { wait: boolean }) =>
+    withContext(async (app) => {
+      const ingestion = new FileIngestion(
+        app.get(AppConfig),
+        app.get(IngestService),
+        app.get(BatchStatusService),
+      );
+      const check = await ingestion.check(file);
+      if (check.records === 0) throw new Error(`${file} holds no record`);
+      if (check.invalid.length > 0) {
+        for (const invalid of check.invalid) console.error(describeInvalid(invalid));
+        throw new Error(
+          `${check.invalid.length} of ${check.records} records in ${file} are invalid; ` +
+            'nothing was queued',
+        );
+      }
+      const display = new ProgressDisplay();
+      const queued = display.add('queued', check.records, 'records');
+      const processed = options.wait ? display.add('processed', check.records, 'records') : null;
+      let batches: QueuedBatch[];
+      let outcome: FileOutcome | null = null;
+      try {
+        batches = await ingestion.queue(file, `cli-${randomUUID()}`, queued);
+        queued.finish();
+        if (processed) {
+          const workers = await app
+            .get(IngestQueue)
+            .queue.getWorkersCount()
+            .catch(() => null);
+          if (workers === 0) {
+            display.log(
+              `no worker is consuming the ${INGEST_QUEUE} queue: the records wait until one starts`,
+            );
+          }
+          outcome = await ingestion.follow(batches, processed, BATCH_POLL_MS);
+        }
+      } catch (error) {
+        display.stop();
+        if (!(error instanceof InvalidBatchError)) throw error;
+        for (const invalid of error.invalid) console.error(describeInvalid(invalid));
+        throw new Error(
+          `${error.message}, nor any after it; the batches before it stay queued ` +
+            `(did ${file} change while it was read?)`,
+        );
+      }
+      display.stop();
+      if (!outcome) {
+        for (const batch of batches) {
+          console.log(
+            `batch ${batch.number} (lines ${batch.lines[0]}-${batch.lines.at(-1)}): ${batch.batchId}`,
+          );
+        }
+        console.log(`${file}: ${plural(check.records, 'record')} queued`);
+        return;
+      }
+      for (const line of describeOutcome(file, batches, outcome)) console.log(line);
+      if (outcome.counts.failed > 0) {
+        throw new Error(`${outcome.counts.failed} of ${outcome.records} records failed`);
+      }
+    }, 'queue'),
+  );
+
+program
+  .command('queue:stats')
+  .description('count the jobs of every queue by state')
+  .option('--json', 'print JSON instead of a table')
+  .action((options: { json?: boolean }) =>
+    withContext(async (app) => {
+      const inspector = new QueueInspector(app.get(AppConfig));
+      try {
+        const stats = Object.fromEntries(
+          (await inspector.counts()).map(({ queue, paused, counts }) => [
+            queue,
+            { paused, ...counts },
+          ]),
+        );
+        if (options.json) console.log(JSON.stringify(stats, null, 2));
+        else console.table(stats);
+      } finally {
+        await inspector.onApplicationShutdown();
+      }
+    }, 'queue'),
+  );
+
+program
+  .command('queue:retry-failed')
+  .description(
+    `retry the failed jobs of the ${INGEST_QUEUE} queue, oldest first, each with its full ` +
+      'number of attempts again',
+  )
+  .option('--limit <n>', 'retry at most this many', positiveInteger)
+  .action((options: { limit?: number }) =>
+    withContext(async (app) => {
+      const queue = app.get(IngestQueue).queue;
+      // Ids only: a long list of failed jobs is not loaded into memory at once.
+      const ids = await queue.getRanges(
+        ['failed'],
+        0,
+        options.limit === undefined ? -1 : options.limit - 1,
+        true,
+      );
+      let retried = 0;
+      for (const id of ids) {
+        const job = await queue.getJob(id);
+        // Another operator, or the same record sent again, may have retried it meanwhile.
+        const moved = await job
+          ?.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true })
+          .then(
+            () => true,
+            () => false,
+          );
+        if (moved) retried += 1;
+      }
+      const skipped = ids.length - retried;
+      console.log(
+        `retried ${plural(retried, 'failed job')} of the ${INGEST_QUEUE} queue` +
+          (skipped > 0 ? ` (${skipped} no longer failed)` : ''),
+      );
+    }, 'queue'),
   );
 
 program.parseAsync().catch((error: Error) => {
