@@ -202,7 +202,7 @@ program
       // gaps, and events may arrive meanwhile), and a bar's total becomes its count once done.
       const head = await app.get(EventStore).headSeq();
       const display = new ProgressDisplay();
-      const counters = new Map(
+      const counters = new Map<string, ReturnType<ProgressDisplay['add']>>(
         runner.projectors.map((projector) => [
           projector.name,
           display.add(projector.name, head, 'events'),

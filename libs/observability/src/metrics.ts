@@ -1,6 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
+/** A scrape must answer: a gauge whose source is this slow is left empty. */
+const COLLECT_TIMEOUT_MS = 2_000;
+
 /**
  * The process's Prometheus metrics (contract section 6). One registry per application, not
  * prom-client's global one, so the standalone process (API and worker) and tests that start
@@ -53,8 +56,8 @@ export class Metrics {
 
   /**
    * A gauge read from its source at each scrape (queue depth, projection lag). When the source
-   * cannot be read (Redis or the database away) the gauge is left empty rather than failing the
-   * whole scrape: the other metrics matter most during an outage.
+   * cannot be read in time (Redis or the database away or stalled) the gauge is left empty
+   * rather than failing the whole scrape: the other metrics matter most during an outage.
    */
   gauge<Label extends string>(
     name: string,
@@ -70,7 +73,12 @@ export class Metrics {
       registers: [this.registry],
       async collect() {
         try {
-          await read(this);
+          await Promise.race([
+            read(this),
+            new Promise((_, fail) =>
+              setTimeout(() => fail(new Error('no answer in time')), COLLECT_TIMEOUT_MS).unref(),
+            ),
+          ]);
         } catch (error) {
           this.reset();
           logger.warn(`${name} not collected: ${(error as Error).message}`);

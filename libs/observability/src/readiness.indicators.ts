@@ -5,7 +5,13 @@ import { ProjectionLagReader } from '#app/persistence';
 import { DataSource } from 'typeorm';
 import { QueueInspector } from './queue-inspector.js';
 
-/** The checks of `/health/ready` that terminus does not ship. */
+/** A probe must answer: a check that has not finished by then counts as down. */
+const CHECK_TIMEOUT_MS = 2_000;
+
+/**
+ * The checks of `/health/ready` that terminus does not ship. Each one is down when it throws or
+ * takes longer than two seconds, never an error of the endpoint itself.
+ */
 @Injectable()
 export class ReadinessIndicators {
   constructor(
@@ -16,47 +22,44 @@ export class ReadinessIndicators {
     private readonly config: AppConfig,
   ) {}
 
-  /** Another process is migrating to a schema this one does not know yet. */
-  async migrations(key: string) {
-    const check = this.indicators.check(key);
-    return (await this.dataSource.showMigrations())
-      ? check.down({ message: 'migrations are pending' })
-      : check.up();
+  /**
+   * Migrations this code has that the database lacks. (A process applies its own before it
+   * listens, so this catches a database restored or rolled back underneath a running process.)
+   */
+  migrations(key: string) {
+    return this.attempt(key, async () => {
+      if (await this.dataSource.showMigrations()) throw new Error('migrations are pending');
+    });
   }
 
-  async redis(key: string) {
-    const check = this.indicators.check(key);
-    try {
+  redis(key: string) {
+    return this.attempt(key, async () => {
       await this.inspector.connection.ping();
-      return check.up();
-    } catch (error) {
-      return check.down({ message: (error as Error).message });
-    }
+    });
   }
 
-  async queues(key: string) {
-    const check = this.indicators.check(key);
-    try {
+  queues(key: string) {
+    return this.attempt(key, async () => {
       const counts = await this.inspector.counts();
-      return check.up(
-        Object.fromEntries(
-          counts.map(({ queue, paused, counts }) => [queue, { paused, ...counts }]),
-        ),
+      return Object.fromEntries(
+        counts.map(({ queue, paused, counts }) => [queue, { paused, ...counts }]),
       );
-    } catch (error) {
-      return check.down({ message: (error as Error).message });
-    }
+    });
   }
 
   /** Far behind: answers would be stale until the projector catches up. */
-  async projections(key: string) {
-    const check = this.indicators.check(key);
+  projections(key: string) {
     const limit = this.config.observability.readyMaxProjectionLag;
-    const lag = await this.lag.read();
-    const behind = lag.filter((projector) => projector.events > limit);
-    const data = Object.fromEntries(lag.map(({ projector, events }) => [projector, events]));
-    return behind.length > 0
-      ? check.down({ message: `more than ${limit} events behind`, ...data })
-      : check.up(data);
+    return this.attempt(key, async () => {
+      const lag = await this.lag.read();
+      const behind = lag.filter((projector) => projector.events > limit);
+      const described = lag.map(({ projector, events }) => `${projector} ${events}`).join(', ');
+      if (behind.length > 0) throw new Error(`more than ${limit} events behind (${described})`);
+      return Object.fromEntries(lag.map(({ projector, events }) => [projector, events]));
+    });
+  }
+
+  private attempt(key: string, check: () => Promise<Record<string, unknown> | void>) {
+    return this.indicators.check(key).attempt(check).withTimeout(CHECK_TIMEOUT_MS);
   }
 }

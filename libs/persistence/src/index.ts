@@ -10,7 +10,11 @@ export {
 } from './events/event-store.js';
 export { StreamConcurrencyError } from './events/concurrency.error.js';
 export { CheckpointStore, START_OF_LOG } from './projections/checkpoint-store.js';
-export { ProjectionLagReader, type ProjectionLag } from './projections/projection-lag.reader.js';
+export {
+  PROJECTOR_NAMES,
+  ProjectionLagReader,
+  type ProjectorName,
+} from './projections/projection-lag.reader.js';
 export { ReadModelTables } from './read-models/read-model-tables.js';
 export { ApiKeyRepository } from './keys/api-key.repository.js';
 export { ApiKeyEntity } from './entities/api-key.entity.js';

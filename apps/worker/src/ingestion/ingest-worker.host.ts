@@ -72,12 +72,18 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
       const graceOver = new Promise<'timeout'>((done) => {
         timer = setTimeout(() => done('timeout'), this.config.shutdownGraceMs);
       });
-      const drained = await Promise.race([worker.close().then(() => 'closed' as const), graceOver]);
+      // pause() stops taking jobs at once and resolves when the running ones have finished.
+      const drained = await Promise.race([
+        worker.pause().then(() => 'drained' as const),
+        graceOver,
+      ]);
       clearTimeout(timer);
       if (drained === 'timeout') {
         this.logger.warn('shutdown grace time over: leaving unfinished jobs to other workers');
-        await worker.close(true);
       }
+      // The first close decides: forced, it waits for nothing (an unfinished job's lock expires
+      // and the stalled-job check hands it to another worker).
+      await worker.close(true);
     }
     await this.connection?.quit().catch(() => undefined);
   }

@@ -25,15 +25,16 @@ export class ProjectionRunner {
   /**
    * Applies what is visible now; returns how many events were applied, over all projectors.
    * A projector whose checkpoint another process holds is skipped (that process is moving it)
-   * unless `wait` is set.
+   * unless `wait` is set; `stopping` ends the run between two batches.
    */
   async catchUp(
     onBatch?: (projector: string, applied: number) => void,
-    { wait = false }: { wait?: boolean } = {},
+    { wait = false, stopping = () => false }: { wait?: boolean; stopping?: () => boolean } = {},
   ): Promise<number> {
     let total = 0;
     for (const projector of this.projectors) {
-      const step = () => this.step(projector, wait);
+      // Between batches, so a shutdown does not wait for a long backlog (each batch is whole).
+      const step = async () => (stopping() ? 0 : this.step(projector, wait));
       for (let applied = await step(); applied > 0; applied = await step()) {
         total += applied;
         onBatch?.(projector.name, applied);

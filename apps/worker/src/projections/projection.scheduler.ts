@@ -46,7 +46,7 @@ export class ProjectionScheduler implements OnApplicationBootstrap, OnApplicatio
     do {
       this.rerun = false;
       try {
-        await this.runner.catchUp();
+        await this.runner.catchUp(undefined, { stopping: () => this.stopped });
       } catch (error) {
         // The next tick tries again; nothing was applied by the failed transaction.
         this.logger.error(`projection run failed: ${(error as Error).message}`);

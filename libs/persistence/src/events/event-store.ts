@@ -36,11 +36,6 @@ interface EventRow {
   transaction_id: string | number;
 }
 
-interface BacklogRow {
-  events: number | string;
-  oldest: string | Date | null;
-}
-
 const COLUMNS =
   'seq, stream_id, stream_version, type, schema_version, payload, metadata, recorded_at, transaction_id';
 
@@ -165,24 +160,33 @@ export class EventStore {
     return rows.length > 0;
   }
 
-  /** How many events lie after `after` in projection order, and when the oldest was recorded. */
+  /**
+   * How many events lie after `after` in projection order (counted up to `cap`), and when the
+   * first of them was recorded.
+   */
   async backlogAfter(
     after: LogPosition,
+    cap: number,
   ): Promise<{ events: number; oldestRecordedAt: Date | null }> {
-    const [row] =
+    const [pending, order, params] =
       this.transactions.dialect === 'postgres'
-        ? await this.transactions.query<BacklogRow>(
-            `SELECT COUNT(*) AS events, MIN(recorded_at) AS oldest FROM events
-             WHERE (transaction_id, seq) > ($1::xid8, $2::bigint)`,
+        ? [
+            'FROM events WHERE (transaction_id, seq) > ($1::xid8, $2::bigint)',
+            'transaction_id, seq',
             [after.transactionId, after.seq],
-          )
-        : await this.transactions.query<BacklogRow>(
-            'SELECT COUNT(*) AS events, MIN(recorded_at) AS oldest FROM events WHERE seq > $1',
-            [after.seq],
-          );
+          ]
+        : ['FROM events WHERE seq > $1', 'seq', [after.seq]];
+    const [count] = await this.transactions.query<{ events: number | string }>(
+      `SELECT COUNT(*) AS events FROM (SELECT 1 ${pending} LIMIT ${Number(cap)}) AS backlog`,
+      params,
+    );
+    const [first] = await this.transactions.query<{ recorded_at: string | Date }>(
+      `SELECT recorded_at ${pending} ORDER BY ${order} LIMIT 1`,
+      params,
+    );
     return {
-      events: Number(row?.events ?? 0),
-      oldestRecordedAt: row?.oldest ? new Date(row.oldest) : null,
+      events: Number(count?.events ?? 0),
+      oldestRecordedAt: first ? new Date(first.recorded_at) : null,
     };
   }
 

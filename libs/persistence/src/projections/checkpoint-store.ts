@@ -43,17 +43,6 @@ export class CheckpointStore {
     return row ? { transactionId: row.last_transaction_id, seq: Number(row.last_seq) } : null;
   }
 
-  /** Every projector's checkpoint, by name. */
-  async all(): Promise<{ name: string; position: LogPosition }[]> {
-    const rows = await this.transactions.query<CheckpointRow & { name: string }>(
-      'SELECT name, last_seq, last_transaction_id FROM projection_checkpoints ORDER BY name',
-    );
-    return rows.map((row) => ({
-      name: row.name,
-      position: { transactionId: row.last_transaction_id, seq: Number(row.last_seq) },
-    }));
-  }
-
   async position(name: string): Promise<LogPosition> {
     const [row] = await this.transactions.query<CheckpointRow>(
       'SELECT last_seq, last_transaction_id FROM projection_checkpoints WHERE name = $1',
