@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  DASHBOARD_SESSION_SECONDS,
   dashboardReturnPath,
   dashboardSessionValue,
   isDashboardSession,
@@ -8,19 +9,35 @@ import {
 const TOKEN = 'admin-token-0123456789abcdef';
 
 describe('dashboardSessionValue', () => {
-  it('is an HMAC of the token, not the token, and the same for the same token', () => {
-    const value = dashboardSessionValue(TOKEN);
-    expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  const issued = new Date('2026-11-22T10:00:00.000Z');
+  const later = (seconds: number) => new Date(issued.getTime() + seconds * 1000);
+
+  it('is the issue time and an HMAC of it, not the token', () => {
+    const value = dashboardSessionValue(TOKEN, issued);
+    expect(value).toMatch(/^\d+\.[A-Za-z0-9_-]{43}$/);
+    expect(value.split('.')[0]).toBe(String(issued.getTime() / 1000));
     expect(value).not.toContain(TOKEN);
-    expect(dashboardSessionValue(TOKEN)).toBe(value);
   });
 
   it('changes with the token, so rotating ADMIN_TOKEN ends every session', () => {
-    const session = dashboardSessionValue(TOKEN);
-    expect(isDashboardSession(session, TOKEN)).toBe(true);
-    expect(isDashboardSession(session, `${TOKEN}-rotated`)).toBe(false);
-    expect(isDashboardSession(TOKEN, TOKEN)).toBe(false);
-    expect(isDashboardSession(undefined, TOKEN)).toBe(false);
+    const session = dashboardSessionValue(TOKEN, issued);
+    expect(isDashboardSession(session, TOKEN, issued)).toBe(true);
+    expect(isDashboardSession(session, `${TOKEN}-rotated`, issued)).toBe(false);
+    expect(isDashboardSession(TOKEN, TOKEN, issued)).toBe(false);
+    expect(isDashboardSession(undefined, TOKEN, issued)).toBe(false);
+  });
+
+  it('ends twelve hours after the login', () => {
+    const session = dashboardSessionValue(TOKEN, issued);
+    expect(isDashboardSession(session, TOKEN, later(DASHBOARD_SESSION_SECONDS))).toBe(true);
+    expect(isDashboardSession(session, TOKEN, later(DASHBOARD_SESSION_SECONDS + 1))).toBe(false);
+    expect(isDashboardSession(session, TOKEN, later(-3600))).toBe(false);
+  });
+
+  it('refuses a session whose issue time was changed', () => {
+    const [, mac] = dashboardSessionValue(TOKEN, issued).split('.');
+    const extended = `${issued.getTime() / 1000 + 3600}.${mac}`;
+    expect(isDashboardSession(extended, TOKEN, later(7200))).toBe(false);
   });
 });
 

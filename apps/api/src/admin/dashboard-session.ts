@@ -10,16 +10,39 @@ export const DASHBOARD_SESSION_COOKIE = 'queue_dashboard_session';
 /** What the session cookie is an HMAC of; a new label would end every session. */
 const SESSION_LABEL = 'pricing-intelligence queue dashboard session v1';
 
-/**
- * The session cookie's value: an HMAC keyed by the admin token, never the token itself, so a
- * leaked cookie does not reveal the token and rotating ADMIN_TOKEN ends every session.
- */
-export function dashboardSessionValue(adminToken: string): string {
-  return createHmac('sha256', adminToken).update(SESSION_LABEL).digest('base64url');
+/** How long a login lasts: the cookie's Max-Age, and the age past which the server refuses it. */
+export const DASHBOARD_SESSION_SECONDS = 12 * 3600;
+
+/** Allowance for API hosts whose clocks differ a little. */
+const CLOCK_SKEW_SECONDS = 60;
+
+function sessionMac(adminToken: string, issuedAt: number): string {
+  return createHmac('sha256', adminToken)
+    .update(`${SESSION_LABEL}:${issuedAt}`)
+    .digest('base64url');
 }
 
-export function isDashboardSession(presented: string | undefined, adminToken: string): boolean {
-  return presented !== undefined && secretsEqual(presented, dashboardSessionValue(adminToken));
+/**
+ * The session cookie's value: when it was issued (Unix seconds) and an HMAC of that time keyed
+ * by the admin token, never the token itself. A leaked cookie does not reveal the token, ends
+ * after DASHBOARD_SESSION_SECONDS, and rotating ADMIN_TOKEN ends every session at once.
+ */
+export function dashboardSessionValue(adminToken: string, now = new Date()): string {
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  return `${issuedAt}.${sessionMac(adminToken, issuedAt)}`;
+}
+
+export function isDashboardSession(
+  presented: string | undefined,
+  adminToken: string,
+  now = new Date(),
+): boolean {
+  const match = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(presented ?? '');
+  if (!match) return false;
+  const issuedAt = Number(match[1]);
+  const age = now.getTime() / 1000 - issuedAt;
+  if (age > DASHBOARD_SESSION_SECONDS || age < -CLOCK_SKEW_SECONDS) return false;
+  return secretsEqual(match[2]!, sessionMac(adminToken, issuedAt));
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   DASHBOARD_LOGOUT_PATH,
   DASHBOARD_PATH,
   DASHBOARD_SESSION_COOKIE,
+  DASHBOARD_SESSION_SECONDS,
   dashboardReturnPath,
   dashboardSessionValue,
   isDashboardSession,
@@ -186,6 +187,7 @@ class DashboardAuth {
     if (!refused) {
       void reply.setCookie(DASHBOARD_SESSION_COOKIE, dashboardSessionValue(token), {
         path: DASHBOARD_PATH,
+        maxAge: DASHBOARD_SESSION_SECONDS,
         httpOnly: true,
         sameSite: 'strict',
         secure: request.protocol === 'https',
