@@ -97,6 +97,7 @@ function queueBoard(config: AppConfig): {
   // Fail fast when Redis is away, so the board answers with an error instead of hanging.
   const connection = createRedisConnection(config.redis.url, 'queue-dashboard', {
     maxRetriesPerRequest: 1,
+    commandTimeout: 2_000,
   });
   const queues = QUEUES.map((name) => {
     const queue = new Queue(name, { connection, prefix: config.redis.queuePrefix });
