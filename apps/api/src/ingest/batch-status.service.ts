@@ -79,7 +79,11 @@ export class BatchStatusService {
     const queue = this.ingestQueue.queue;
     const entries = await Promise.all(
       jobIds.map(async (id): Promise<[string, JobView]> => {
-        const [job, state] = await Promise.all([queue.getJob(id), queue.getJobState(id)]);
+        // State first: a job seen failed (or completed) is then read with its final reason (or
+        // result), which BullMQ writes in the same step as the state. Read the other way round,
+        // the reason of an earlier attempt could come with the final state.
+        const state = await queue.getJobState(id);
+        const job = await queue.getJob(id);
         return [id, { job, state }];
       }),
     );
