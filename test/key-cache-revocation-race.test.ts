@@ -72,20 +72,20 @@ let proxy: DelayingProxy | null = null;
 let a: ApiProcess;
 let b: ApiProcess;
 
-function startApi(name: string, env: Record<string, string>): ApiProcess {
-  const api = startApiProcess(name, { ...environment.env, ...env });
+async function startApi(name: string, env: Record<string, string>): Promise<ApiProcess> {
+  const api = await startApiProcess(name, { ...environment.env, ...env });
   processes.push(api);
   return api;
 }
 
 beforeAll(async () => {
   if (!postgres) return;
-  a = startApi('api A', {});
+  a = await startApi('api A', {});
   await apiReady(a);
   const database = new URL(environment.env.DATABASE_URL!);
   proxy = new DelayingProxy(database.hostname, Number(database.port || 5432));
   database.port = String(await proxy.listen());
-  b = startApi('api B', { DATABASE_URL: database.toString() });
+  b = await startApi('api B', { DATABASE_URL: database.toString() });
   await apiReady(b);
 }, 120_000);
 

@@ -123,7 +123,7 @@ beforeAll(async () => {
   secrets['wrong key'] = WRONG_KEY;
 
   // The API migrates first, then the worker starts on the ready schema.
-  api = startApiProcess('api', environment.env);
+  api = await startApiProcess('api', environment.env);
   await apiReady(api);
   worker = await startWorkerProcess('worker', environment.env);
   await workerReady(worker);

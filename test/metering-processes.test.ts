@@ -42,8 +42,8 @@ const environment = testEnvironment({
 const adminToken = environment.env.ADMIN_TOKEN!;
 
 const processes: ApiProcess[] = [];
-const startApi = (name: string) => {
-  const api = startApiProcess(name, environment.env);
+const startApi = async (name: string) => {
+  const api = await startApiProcess(name, environment.env);
   processes.push(api);
   return api;
 };
@@ -56,9 +56,9 @@ beforeAll(async () => {
   // together; on SQLite nothing does (two that migrate a fresh file at once race, and the loser
   // fails with "table ... already exists" until TypeORM's retry three seconds later), so A
   // migrates alone before B starts.
-  a = startApi('api A');
+  a = await startApi('api A');
   await apiReady(a);
-  b = startApi('api B');
+  b = await startApi('api B');
   await apiReady(b);
 }, 120_000);
 

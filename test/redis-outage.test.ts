@@ -3,13 +3,14 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisAnswers } from '../apps/api/src/local-redis.js';
 import { getJson } from './support/catalogue-fixture.js';
+import { freePort } from './support/free-port.js';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 import { waitFor } from './support/wait-for.js';
 
 // A Redis of this file's own, so stopping it disturbs no other test.
-const port = 20_000 + Math.floor(Math.random() * 20_000);
+const port = await freePort();
 const environment = testEnvironment({ REDIS_URL: `redis://127.0.0.1:${port}` });
 let redis: ChildProcess | null = null;
 let api: TestApp;

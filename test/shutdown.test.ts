@@ -106,8 +106,8 @@ async function exitOf(child: ApiProcess, timeoutMs: number) {
   return { code, signal };
 }
 
-function startApi(name: string, env: Record<string, string> = {}): ApiProcess {
-  const api = startApiProcess(name, { ...environment.env, LOG_LEVEL: 'log', ...env });
+async function startApi(name: string, env: Record<string, string> = {}): Promise<ApiProcess> {
+  const api = await startApiProcess(name, { ...environment.env, LOG_LEVEL: 'log', ...env });
   children.push(api);
   return api;
 }
@@ -131,7 +131,7 @@ afterAll(async () => {
 describe('SIGTERM on an API process', () => {
   it('finishes the request in flight (202), refuses new connections, and exits 0 within the grace time', async () => {
     const graceMs = 5_000;
-    const api = startApi('api', { SHUTDOWN_GRACE_MS: String(graceMs) });
+    const api = await startApi('api', { SHUTDOWN_GRACE_MS: String(graceMs) });
     showOutputOnFailure([api]);
     await apiReady(api);
 
@@ -167,7 +167,7 @@ describe('SIGTERM on an API process', () => {
 
   it('exits 1 at the shutdown deadline when a request never finishes', async () => {
     const graceMs = 500;
-    const api = startApi('api-stuck', { SHUTDOWN_GRACE_MS: String(graceMs) });
+    const api = await startApi('api-stuck', { SHUTDOWN_GRACE_MS: String(graceMs) });
     showOutputOnFailure([api]);
     await apiReady(api);
 

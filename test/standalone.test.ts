@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDemoCatalogue } from '../apps/api/src/demo/demo-catalogue.js';
+import { freePort } from './support/free-port.js';
 import { records } from './support/records.js';
 import { testEnvironment } from './support/test-environment.js';
 import { waitFor } from './support/wait-for.js';
 
-const port = 30_000 + Math.floor(Math.random() * 20_000);
+const port = await freePort();
 const environment = testEnvironment({ PORT: String(port), DEMO_DATA: 'true', LOG_LEVEL: 'warn' });
 const baseUrl = `http://127.0.0.1:${port}/v1`;
 let standalone: ChildProcess | null = null;

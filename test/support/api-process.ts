@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { onTestFailed } from 'vitest';
+import { freePort } from './free-port.js';
 import { waitFor } from './wait-for.js';
 
 /** A real API process (`node dist/apps/api/src/main.js`) on a port of its own. */
@@ -16,8 +17,11 @@ export interface ApiProcess {
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const API_ENTRY = 'dist/apps/api/src/main.js';
 
-export function startApiProcess(name: string, env: Record<string, string>): ApiProcess {
-  const port = 30_000 + Math.floor(Math.random() * 20_000);
+export async function startApiProcess(
+  name: string,
+  env: Record<string, string>,
+): Promise<ApiProcess> {
+  const port = await freePort();
   const child = spawn(process.execPath, [API_ENTRY], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port) },
@@ -41,17 +45,18 @@ export function isRunning(api: ApiProcess): boolean {
 
 /** Waits until the process answers (its OpenAPI document); fails at once if it exited. */
 export async function apiReady(api: ApiProcess): Promise<void> {
-  await waitFor(
+  const outcome = await waitFor(
     `${api.name} to answer`,
     async () => {
-      if (!isRunning(api)) throw new Error(`${api.name} exited:\n${api.output.slice(-4000)}`);
+      if (!isRunning(api)) return 'exited';
       const response = await fetch(`${api.baseUrl}/api/openapi.json`);
       await response.arrayBuffer();
-      return response.status === 200 ? true : undefined;
+      return response.status === 200 ? 'ready' : undefined;
     },
     60_000,
     100,
   );
+  if (outcome === 'exited') throw new Error(`${api.name} exited:\n${api.output.slice(-4000)}`);
 }
 
 /** SIGTERM, and SIGKILL when it has not exited 10 s later. */

@@ -44,10 +44,8 @@ async function main(): Promise<void> {
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   installShutdownDeadline(config.shutdownGraceMs, logger);
   await app.listen(config.observability.workerPort, config.http.host);
-  logger.info(
-    { port: config.observability.workerPort },
-    'worker started; /metrics and /health/* on the port',
-  );
+  const { port } = app.getHttpServer().address() as { port: number };
+  logger.info({ port }, 'worker started; /metrics and /health/* on the port');
 }
 
 main().catch((error: Error) => {
