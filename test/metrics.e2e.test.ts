@@ -6,6 +6,7 @@ import {
   ScrapeCaptured,
 } from '#app/domain';
 import { Registry } from 'prom-client';
+import { JOB_STATES } from '#app/observability';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectionRunner } from '../apps/worker/src/projections/projection-runner.js';
 import { openApiValidator } from './support/openapi-validator.js';
@@ -318,15 +319,7 @@ describe('after a known workload', () => {
   it('reports queue depth as BullMQ counts it', async () => {
     const counts = await api.app.get(IngestQueue).queue.getJobCounts();
     const { metrics } = await scrape();
-    for (const state of [
-      'waiting',
-      'prioritized',
-      'active',
-      'delayed',
-      'completed',
-      'failed',
-      'waiting-children',
-    ]) {
+    for (const state of JOB_STATES) {
       expect(metrics.value('queue_jobs', { queue: 'ingest', state }), state).toBe(
         counts[state] ?? 0,
       );

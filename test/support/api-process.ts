@@ -17,46 +17,64 @@ export interface ApiProcess {
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const API_ENTRY = 'dist/apps/api/src/main.js';
 
-export async function startApiProcess(
+/**
+ * `node <entry>` from the built app, on a port the OS reports free (passed in `portVariable`);
+ * its output is collected for failure messages. The API and worker helpers build on it.
+ */
+export async function startServiceProcess(
   name: string,
+  entry: string,
   env: Record<string, string>,
-): Promise<ApiProcess> {
+  { portVariable, basePath }: { portVariable: string; basePath: string },
+): Promise<ApiProcess & { port: number }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [API_ENTRY], {
+  const child = spawn(process.execPath, [entry], {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port) },
+    env: { ...process.env, ...env, [portVariable]: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const api: ApiProcess = {
+  const service = {
     name,
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    port,
+    baseUrl: `http://127.0.0.1:${port}${basePath}`,
     child,
     output: '',
     exit: once(child, 'exit'),
   };
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (api.output += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (api.output += chunk));
-  return api;
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (service.output += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (service.output += chunk));
+  return service;
+}
+
+export function startApiProcess(name: string, env: Record<string, string>): Promise<ApiProcess> {
+  return startServiceProcess(name, API_ENTRY, env, { portVariable: 'PORT', basePath: '/v1' });
 }
 
 export function isRunning(api: ApiProcess): boolean {
   return api.child.exitCode === null && api.child.signalCode === null;
 }
 
-/** Waits until the process answers (its OpenAPI document); fails at once if it exited. */
-export async function apiReady(api: ApiProcess): Promise<void> {
+/** Waits until `path` below the process's base URL answers 200; fails at once if it exited. */
+export async function serviceAnswers(service: ApiProcess, path: string): Promise<void> {
   const outcome = await waitFor(
-    `${api.name} to answer`,
+    `${service.name} to answer`,
     async () => {
-      if (!isRunning(api)) return 'exited';
-      const response = await fetch(`${api.baseUrl}/api/openapi.json`);
+      if (!isRunning(service)) return 'exited';
+      const response = await fetch(`${service.baseUrl}${path}`);
       await response.arrayBuffer();
       return response.status === 200 ? 'ready' : undefined;
     },
     60_000,
     100,
   );
-  if (outcome === 'exited') throw new Error(`${api.name} exited:\n${api.output.slice(-4000)}`);
+  if (outcome === 'exited') {
+    throw new Error(`${service.name} exited:\n${service.output.slice(-4000)}`);
+  }
+}
+
+/** Waits until the API answers (its OpenAPI document). */
+export function apiReady(api: ApiProcess): Promise<void> {
+  return serviceAnswers(api, '/api/openapi.json');
 }
 
 /** SIGTERM, and SIGKILL when it has not exited 10 s later. */

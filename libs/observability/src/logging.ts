@@ -50,6 +50,5 @@ export function loggingModule(logger: PinoInstance) {
       quietReqLogger: true,
       customAttributeKeys: { reqId: 'req_id' },
     },
-    renameContext: 'context',
   });
 }

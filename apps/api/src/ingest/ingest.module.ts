@@ -12,6 +12,6 @@ import { IngestService } from './ingest.service.js';
  */
 @Module({
   providers: [IngestQueue, IngestService, BatchManifestStore, BatchStatusService],
-  exports: [IngestQueue, IngestService, BatchManifestStore, BatchStatusService],
+  exports: [IngestQueue, IngestService, BatchStatusService],
 })
 export class IngestModule {}
