@@ -396,7 +396,7 @@ describe('the command-line tool with a worker running', () => {
   it("rebuild shows each projector's progress and replays the whole log", async () => {
     const events = await count('events');
     expect(events).toBeGreaterThan(0);
-    // No worker projects meanwhile, so every event is applied by the rebuild, once per projector.
+    // No worker projects meanwhile, so the rebuild replays every event (into every read model).
     await api?.close();
     api = null;
     const result = await cli(['rebuild']);
@@ -406,7 +406,7 @@ describe('the command-line tool with a worker running', () => {
     }
     expect(result.stdout.includes('\u001b')).toBe(false);
     expect(result.stdout).toMatch(
-      new RegExp(`^rebuilt: ${events * PROJECTORS.length} events applied in \\d+ ms$`, 'm'),
+      new RegExp(`^rebuilt: ${events} events applied in \\d+ ms$`, 'm'),
     );
   });
 });

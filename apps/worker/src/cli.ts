@@ -198,8 +198,9 @@ program
     withContext(async (app) => {
       const started = Date.now();
       const runner = app.get(ProjectionRunner);
-      // Each projector reads the whole log; the head is an estimate (PostgreSQL sequences have
-      // gaps, and events may arrive meanwhile), and a bar's total becomes its count once done.
+      // The projectors move through the log together; the head is an estimate (PostgreSQL
+      // sequences have gaps, and events may arrive meanwhile), and a bar's total becomes its
+      // count once done.
       const head = await app.get(EventStore).headSeq();
       const display = new ProgressDisplay();
       const counters = new Map<string, ReturnType<ProgressDisplay['add']>>(
@@ -208,14 +209,11 @@ program
           display.add(projector.name, head, 'events'),
         ]),
       );
-      let current: string | null = null;
       let applied: number;
       try {
-        applied = await runner.rebuild((projector, count) => {
-          if (current !== null && current !== projector) counters.get(current)?.finish();
-          current = projector;
-          counters.get(projector)?.increment(count);
-        });
+        applied = await runner.rebuild((projector, count) =>
+          counters.get(projector)?.increment(count),
+        );
       } finally {
         display.stop();
       }

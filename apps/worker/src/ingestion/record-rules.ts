@@ -12,8 +12,8 @@ import {
   type PricingPageRegisteredPayload,
   type RecordedEvent,
 } from '#app/domain';
-import type { PendingAppend, Transaction } from '#app/persistence';
-import type { RecordAppender } from './record-appender.js';
+import type { PendingAppend } from '#app/persistence';
+import type { StreamReader } from './batched-stream-reader.js';
 
 export function metadataFor(record: IngestRecord, origin: CommandOrigin): EventMetadata {
   return {
@@ -56,23 +56,18 @@ export function duplicateOrConflict(record: IngestRecord, existing: RecordedEven
   );
 }
 
-export async function requireCompany(
-  appender: RecordAppender,
-  tx: Transaction,
-  companySlug: string,
-): Promise<void> {
-  const [registered] = await appender.readStream(tx, streamIds.company(companySlug));
+export async function requireCompany(streams: StreamReader, companySlug: string): Promise<void> {
+  const [registered] = await streams.readStream(streamIds.company(companySlug));
   if (!registered) throw new DependencyMissingError(`company ${companySlug} is not known yet`);
 }
 
 /** The page's registration, checked to belong to this company and sub-slug. */
 export async function requirePage(
-  appender: RecordAppender,
-  tx: Transaction,
+  streams: StreamReader,
   companySlug: string,
   pageSlug: string,
 ): Promise<PricingPageRegisteredPayload> {
-  const [registered] = await appender.readStream(tx, streamIds.page(companySlug, pageSlug));
+  const [registered] = await streams.readStream(streamIds.page(companySlug, pageSlug));
   const page = registered?.payload as PricingPageRegisteredPayload | undefined;
   if (!page || page.company_slug !== companySlug || page.page_slug !== pageSlug) {
     throw new DependencyMissingError(

@@ -6,7 +6,7 @@ import {
   type CompanyProfile,
   type RecordedEvent,
 } from '#app/domain';
-import { ReadModelTables, Transaction } from '#app/persistence';
+import { ReadModelTables, Transaction, type CompanyEntity } from '#app/persistence';
 import type { Projector } from './projector.js';
 
 const profileColumns = (profile: CompanyProfile) => ({
@@ -24,20 +24,23 @@ export class CompaniesProjector implements Projector {
   constructor(private readonly tables: ReadModelTables) {}
 
   async apply(tx: Transaction, events: RecordedEvent[]): Promise<void> {
+    // Registrations go in together; a profile change first writes those before it, in case it
+    // changes one of them.
+    let registrations: CompanyEntity[] = [];
     for (const event of events) {
       const profile = event.payload as CompanyProfile;
       if (event.type === CompanyRegistered.TYPE) {
-        await this.tables.companies.insert(tx, [
-          {
-            // The registration's log position: stable across rebuilds, unlike an autoincrement.
-            id: event.seq,
-            slug: profile.slug,
-            ...profileColumns(profile),
-            createdAt: event.recordedAt,
-            updatedAt: event.recordedAt,
-          },
-        ]);
+        registrations.push({
+          // The registration's log position: stable across rebuilds, unlike an autoincrement.
+          id: event.seq,
+          slug: profile.slug,
+          ...profileColumns(profile),
+          createdAt: event.recordedAt,
+          updatedAt: event.recordedAt,
+        });
       } else if (event.type === CompanyProfileChanged.TYPE) {
+        await this.tables.companies.insert(tx, registrations);
+        registrations = [];
         await this.tables.companies.update(
           tx,
           { slug: profile.slug },
@@ -45,6 +48,7 @@ export class CompaniesProjector implements Projector {
         );
       }
     }
+    await this.tables.companies.insert(tx, registrations);
   }
 
   clear(tx: Transaction): Promise<void> {

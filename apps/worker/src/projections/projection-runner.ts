@@ -1,6 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '#app/config';
-import { CheckpointStore, EventStore, START_OF_LOG, TransactionRunner } from '#app/persistence';
+import {
+  CheckpointStore,
+  EventStore,
+  START_OF_LOG,
+  TransactionRunner,
+  type LogPosition,
+} from '#app/persistence';
 import { PROJECTORS, type Projector } from './projector.js';
 
 /**
@@ -23,23 +29,18 @@ export class ProjectionRunner {
   }
 
   /**
-   * Applies what is visible now; returns how many events were applied, over all projectors.
-   * A projector whose checkpoint another process holds is skipped (that process is moving it)
-   * unless `wait` is set; `stopping` ends the run between two batches.
+   * Applies what is visible now; returns how many events were read and applied. A projector
+   * whose checkpoint another process holds is skipped (that process is moving it) unless
+   * `wait` is set; `stopping` ends the run between two batches.
    */
   async catchUp(
     onBatch?: (projector: string, applied: number) => void,
     { wait = false, stopping = () => false }: { wait?: boolean; stopping?: () => boolean } = {},
   ): Promise<number> {
     let total = 0;
-    for (const projector of this.projectors) {
-      // Between batches, so a shutdown does not wait for a long backlog (each batch is whole).
-      const step = async () => (stopping() ? 0 : this.step(projector, wait));
-      for (let applied = await step(); applied > 0; applied = await step()) {
-        total += applied;
-        onBatch?.(projector.name, applied);
-      }
-    }
+    // Between batches, so a shutdown does not wait for a long backlog (each batch is whole).
+    const step = async () => (stopping() ? 0 : this.step(wait, onBatch));
+    for (let applied = await step(); applied > 0; applied = await step()) total += applied;
     return total;
   }
 
@@ -74,23 +75,46 @@ export class ProjectionRunner {
     return false;
   }
 
-  private step(projector: Projector, wait: boolean): Promise<number> {
-    return this.transactions.run(async (tx) => {
-      const position = await this.checkpoints.claim(tx, projector.name, { wait });
-      if (!position) return 0;
-      const batch = await this.eventStore.readForProjection(
-        tx,
-        position,
-        this.config.projections.batchSize,
-      );
-      const last = batch.at(-1);
-      if (!last) return 0;
-      await projector.apply(
-        tx,
-        batch.map((positioned) => positioned.event),
-      );
-      await this.checkpoints.advance(tx, projector.name, last.position);
-      return batch.length;
+  /**
+   * One batch, in one transaction: projectors standing at the same position (usually all of
+   * them) share one read of the log, so the log is read once however many read models it feeds.
+   */
+  private async step(
+    wait: boolean,
+    onBatch?: (projector: string, applied: number) => void,
+  ): Promise<number> {
+    const applied: [projector: string, events: number][] = [];
+    const read = await this.transactions.run(async (tx) => {
+      const atPosition = new Map<string, { position: LogPosition; projectors: Projector[] }>();
+      // Claimed in one fixed order, so two waiting claimers cannot deadlock.
+      for (const projector of this.projectors) {
+        const position = await this.checkpoints.claim(tx, projector.name, { wait });
+        if (!position) continue;
+        const key = `${position.transactionId}/${position.seq}`;
+        const group = atPosition.get(key) ?? { position, projectors: [] };
+        group.projectors.push(projector);
+        atPosition.set(key, group);
+      }
+      let read = 0;
+      for (const { position, projectors } of atPosition.values()) {
+        const batch = await this.eventStore.readForProjection(
+          tx,
+          position,
+          this.config.projections.batchSize,
+        );
+        const last = batch.at(-1);
+        if (!last) continue;
+        const events = batch.map((positioned) => positioned.event);
+        for (const projector of projectors) {
+          await projector.apply(tx, events);
+          await this.checkpoints.advance(tx, projector.name, last.position);
+          applied.push([projector.name, batch.length]);
+        }
+        read += batch.length;
+      }
+      return read;
     });
+    for (const [projector, events] of applied) onBatch?.(projector, events);
+    return read;
   }
 }

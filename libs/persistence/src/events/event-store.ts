@@ -36,6 +36,20 @@ interface EventRow {
   transaction_id: string | number;
 }
 
+/** Bound parameters per statement, well under SQLite's limit (32766) and PostgreSQL's (65535). */
+const MAX_PARAMETERS = 1_000;
+
+const placeholders = (count: number, from = 1) =>
+  Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) {
+    result.push(items.slice(start, start + size));
+  }
+  return result;
+}
+
 const COLUMNS =
   'seq, stream_id, stream_version, type, schema_version, payload, metadata, recorded_at, transaction_id';
 
@@ -64,7 +78,7 @@ export class EventStore {
         idempotencyKey,
         recordedAt,
       );
-      return `(${Array.from({ length: 8 }, (_, i) => `$${base + i + 1}`).join(', ')})`;
+      return `(${placeholders(8, base + 1)})`;
     });
     try {
       const rows = await tx.query<EventRow>(
@@ -93,25 +107,53 @@ export class EventStore {
     }
   }
 
-  async readStream(tx: Transaction, streamId: string): Promise<RecordedEvent[]> {
-    const rows = await tx.query<EventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_version`,
-      [streamId],
-    );
-    return rows.map(toRecordedEvent);
+  /** The events of each stream, in stream order; a stream with no event is absent. */
+  async readStreams(tx: Transaction, streamIds: string[]): Promise<Map<string, RecordedEvent[]>> {
+    const streams = new Map<string, RecordedEvent[]>();
+    for (const chunk of chunks([...new Set(streamIds)], MAX_PARAMETERS)) {
+      const rows = await tx.query<EventRow>(
+        `SELECT ${COLUMNS} FROM events WHERE stream_id IN (${placeholders(chunk.length)})
+         ORDER BY stream_id, stream_version`,
+        chunk,
+      );
+      for (const row of rows) {
+        const events = streams.get(row.stream_id) ?? [];
+        events.push(toRecordedEvent(row));
+        streams.set(row.stream_id, events);
+      }
+    }
+    return streams;
   }
 
-  /** The first event of every stream whose id starts with `prefix`, ordered by stream id. */
-  async readStreamStartsWithPrefix(tx: Transaction, prefix: string): Promise<RecordedEvent[]> {
-    // A half-open range on the (stream_id, stream_version) index instead of LIKE, whose
-    // wildcards would need escaping and which an index serves only under some collations.
-    const rows = await tx.query<EventRow>(
-      `SELECT ${COLUMNS} FROM events
-       WHERE stream_id >= $1 AND stream_id < $2 AND stream_version = 1
-       ORDER BY stream_id`,
-      [prefix, `${prefix}\u{10FFFF}`],
-    );
-    return rows.map(toRecordedEvent);
+  /**
+   * For each prefix, the first event of every stream whose id starts with it, by stream id; a
+   * prefix no stream has is absent.
+   */
+  async readStreamStartsWithPrefixes(
+    tx: Transaction,
+    prefixes: string[],
+  ): Promise<Map<string, RecordedEvent[]>> {
+    const starts = new Map<string, RecordedEvent[]>();
+    for (const chunk of chunks([...new Set(prefixes)], MAX_PARAMETERS / 2)) {
+      // Half-open ranges on the (stream_id, stream_version) index instead of LIKE, whose
+      // wildcards would need escaping and which an index serves only under some collations.
+      const ranges = chunk.map(
+        (_, i) => `(stream_id >= $${2 * i + 1} AND stream_id < $${2 * i + 2})`,
+      );
+      const rows = await tx.query<EventRow>(
+        `SELECT ${COLUMNS} FROM events WHERE stream_version = 1 AND (${ranges.join(' OR ')})
+         ORDER BY stream_id`,
+        chunk.flatMap((prefix) => [prefix, `${prefix}\u{10FFFF}`]),
+      );
+      for (const row of rows) {
+        for (const prefix of chunk.filter((candidate) => row.stream_id.startsWith(candidate))) {
+          const events = starts.get(prefix) ?? [];
+          events.push(toRecordedEvent(row));
+          starts.set(prefix, events);
+        }
+      }
+    }
+    return starts;
   }
 
   /**

@@ -16,9 +16,9 @@ export class CaptureScrapeHandler implements ICommandHandler<CaptureScrape, Inge
   execute({ record, origin }: CaptureScrape): Promise<IngestOutcome> {
     const { company_slug, page_slug, version, scraper } = record;
     const streamId = streamIds.scrape(company_slug, page_slug, version, scraper);
-    return this.appender.decideAndAppend(async (tx) => {
-      const page = await requirePage(this.appender, tx, company_slug, page_slug);
-      const [existing] = await this.appender.readStream(tx, streamId);
+    return this.appender.decideAndAppend(async (streams) => {
+      const page = await requirePage(streams, company_slug, page_slug);
+      const [existing] = await streams.readStream(streamId);
       if (existing) return duplicateOrConflict(record, existing);
       const event = new ScrapeCaptured(streamId, {
         scrape_id: deterministicIds.scrape(page.page_id, version, scraper),

@@ -10,7 +10,7 @@ import {
   type ScrapeCapturedPayload,
   type SourceScrape,
 } from '#app/domain';
-import type { Transaction } from '#app/persistence';
+import type { StreamReader } from '../batched-stream-reader.js';
 import { RecordAppender } from '../record-appender.js';
 import { duplicateOrConflict, firstEventOf, requirePage } from '../record-rules.js';
 
@@ -22,10 +22,10 @@ export class ExtractPricingHandler implements ICommandHandler<ExtractPricing, In
   execute({ record, origin }: ExtractPricing): Promise<IngestOutcome> {
     const { company_slug, page_slug, version } = record;
     const streamId = streamIds.pricing(company_slug, page_slug, version);
-    return this.appender.decideAndAppend(async (tx) => {
-      const page = await requirePage(this.appender, tx, company_slug, page_slug);
-      const scrape = await this.sourceScrape(tx, record);
-      const [existing] = await this.appender.readStream(tx, streamId);
+    return this.appender.decideAndAppend(async (streams) => {
+      const page = await requirePage(streams, company_slug, page_slug);
+      const scrape = await sourceScrape(streams, record);
+      const [existing] = await streams.readStream(streamId);
       if (existing) return duplicateOrConflict(record, existing);
       const event = new PricingExtracted(streamId, {
         snapshot_id: deterministicIds.pricingSnapshot(page.page_id, version),
@@ -40,33 +40,27 @@ export class ExtractPricingHandler implements ICommandHandler<ExtractPricing, In
       return firstEventOf(record, origin, event);
     });
   }
+}
 
-  /** The named scraper's scrape of that version, or the first by scraper name. */
-  private async sourceScrape(tx: Transaction, record: PricingRecord): Promise<SourceScrape> {
-    const { company_slug, page_slug, version, scraper } = record;
-    const candidates = scraper
-      ? await this.appender.readStream(
-          tx,
-          streamIds.scrape(company_slug, page_slug, version, scraper),
-        )
-      : await this.appender.readStreamStarts(
-          tx,
-          streamIds.scrapesOfVersion(company_slug, page_slug, version),
-        );
-    const captured = candidates[0];
-    if (!captured) {
-      throw new DependencyMissingError(
-        `no scrape of ${company_slug}/${page_slug} version ${version}` +
-          `${scraper ? ` by ${scraper}` : ''} is known yet`,
-      );
-    }
-    const payload = captured.payload as ScrapeCapturedPayload;
-    return {
-      id: payload.scrape_id,
-      scraper: payload.scraper,
-      version: payload.version,
-      page_url: payload.page_url,
-      captured_at: captured.recordedAt,
-    };
+/** The named scraper's scrape of that version, or the first by scraper name. */
+async function sourceScrape(streams: StreamReader, record: PricingRecord): Promise<SourceScrape> {
+  const { company_slug, page_slug, version, scraper } = record;
+  const candidates = scraper
+    ? await streams.readStream(streamIds.scrape(company_slug, page_slug, version, scraper))
+    : await streams.readStreamStarts(streamIds.scrapesOfVersion(company_slug, page_slug, version));
+  const captured = candidates[0];
+  if (!captured) {
+    throw new DependencyMissingError(
+      `no scrape of ${company_slug}/${page_slug} version ${version}` +
+        `${scraper ? ` by ${scraper}` : ''} is known yet`,
+    );
   }
+  const payload = captured.payload as ScrapeCapturedPayload;
+  return {
+    id: payload.scrape_id,
+    scraper: payload.scraper,
+    version: payload.version,
+    page_url: payload.page_url,
+    captured_at: captured.recordedAt,
+  };
 }

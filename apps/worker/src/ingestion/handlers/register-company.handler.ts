@@ -26,8 +26,8 @@ export class RegisterCompanyHandler implements ICommandHandler<RegisterCompany, 
       url: record.url,
     };
     const streamId = streamIds.company(record.slug);
-    return this.appender.decideAndAppend(async (tx) => {
-      const history = await this.appender.readStream(tx, streamId);
+    return this.appender.decideAndAppend(async (streams) => {
+      const history = await streams.readStream(streamId);
       const current = history.at(-1);
       if (current && canonicalJson(current.payload) === canonicalJson(profile)) return 'duplicate';
       const version = current?.streamVersion ?? 0;

@@ -26,9 +26,9 @@ export class RegisterPricingPageHandler implements ICommandHandler<
   execute({ record, origin }: RegisterPricingPage): Promise<IngestOutcome> {
     const streamId = streamIds.page(record.company_slug, record.page_slug);
     const compositeSlug = compositePageSlug(record.company_slug, record.page_slug);
-    return this.appender.decideAndAppend(async (tx) => {
-      await requireCompany(this.appender, tx, record.company_slug);
-      const [existing] = await this.appender.readStream(tx, streamId);
+    return this.appender.decideAndAppend(async (streams) => {
+      await requireCompany(streams, record.company_slug);
+      const [existing] = await streams.readStream(streamId);
       if (existing) {
         const claimedBy = existing.payload as PricingPageRegisteredPayload;
         if (
