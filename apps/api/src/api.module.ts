@@ -8,6 +8,7 @@ import { FilesController } from './catalogue/files.controller.js';
 import { PagesController } from './catalogue/pages.controller.js';
 import { PricingController } from './catalogue/pricing.controller.js';
 import { SlugResolver } from './catalogue/slug-resolver.js';
+import { ImmutableReadCache } from './http/immutable-read.cache.js';
 import { IngestController } from './ingest/ingest.controller.js';
 import { IngestModule } from './ingest/ingest.module.js';
 import { UsageController } from './usage/usage.controller.js';
@@ -23,7 +24,13 @@ import { UsageController } from './usage/usage.controller.js';
     PricingController,
     UsageController,
   ],
-  providers: [SlugResolver, AdminTokenGuard, AdminTokenVerifier, KeyRevocationListener],
+  providers: [
+    SlugResolver,
+    ImmutableReadCache,
+    AdminTokenGuard,
+    AdminTokenVerifier,
+    KeyRevocationListener,
+  ],
   exports: [IngestModule, AccessModule],
 })
 export class ApiModule {}

@@ -24,6 +24,8 @@ export class AccessRedis implements OnApplicationShutdown {
       commandTimeout: COMMAND_TIMEOUT_MS,
       autoResendUnfulfilledCommands: false,
       lazyConnect: true,
+      // The counting of requests served side by side goes out in one write.
+      enableAutoPipelining: true,
     });
     this.namespace = config.redis.keyNamespace;
   }

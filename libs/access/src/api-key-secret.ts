@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const KEY_PREFIX = 'pi_';
 /** 32 random bytes, base64url: 256 bits. */
@@ -18,7 +18,7 @@ export function generateApiKeySecret(): NewApiKeySecret {
 
 /** SHA-256 suffices: the key is 256 random bits, so there is nothing to brute-force. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** Checked before any lookup, so a malformed key costs no database read. */
@@ -28,8 +28,5 @@ export function isWellFormedApiKey(key: string): boolean {
 
 /** Equal-time comparison of two secrets of any length (both are hashed to a fixed length). */
 export function secretsEqual(a: string, b: string): boolean {
-  return timingSafeEqual(
-    createHash('sha256').update(a).digest(),
-    createHash('sha256').update(b).digest(),
-  );
+  return timingSafeEqual(hash('sha256', a, 'buffer'), hash('sha256', b, 'buffer'));
 }

@@ -52,6 +52,8 @@ export class AppConfig {
       /** /health/ready fails while a projector is more events behind than this. */
       readyMaxProjectionLag: number;
     },
+    /** The API's in-process cache of answers that cannot change (version-addressed reads). */
+    readonly readCache: { maxBytes: number; ttlMs: number },
   ) {}
 
   /** The plan of that name; undefined for a plan no longer configured. */

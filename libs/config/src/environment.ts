@@ -160,6 +160,20 @@ export class EnvironmentVariables {
   @Transform(toInteger)
   @IsInt()
   @Min(0)
+  @Max(4096)
+  READ_CACHE_MB?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(86400)
+  READ_CACHE_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
   @Max(65535)
   WORKER_METRICS_PORT?: number;
 

@@ -57,7 +57,7 @@ export function loadConfig(
     vars.DEMO_DATA ?? options.demoDataByDefault ?? false,
     {
       scrapers: (vars.SCRAPERS ?? 'scraper_1,scraper_2,scraper_3,scraper_4').split(','),
-      concurrency: vars.WORKER_CONCURRENCY ?? 8,
+      concurrency: vars.WORKER_CONCURRENCY ?? 64,
       attempts: vars.INGEST_ATTEMPTS ?? 10,
       backoffMs: vars.INGEST_BACKOFF_MS ?? 1_000,
       lockMs: vars.INGEST_LOCK_MS ?? 30_000,
@@ -75,6 +75,10 @@ export function loadConfig(
     {
       workerPort: vars.WORKER_METRICS_PORT ?? 3001,
       readyMaxProjectionLag: vars.READY_MAX_PROJECTION_LAG ?? 10_000,
+    },
+    {
+      maxBytes: (vars.READ_CACHE_MB ?? 32) * 1024 * 1024,
+      ttlMs: (vars.READ_CACHE_SECONDS ?? 5) * 1000,
     },
   );
 }

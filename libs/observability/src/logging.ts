@@ -39,16 +39,11 @@ export function createLogger(
 
 /**
  * Nest's own logging (every `new Logger(...)` in the code) through that pino logger. Requests
- * are logged by `observeHttp` with chosen fields, not by pino-http's automatic lines.
+ * are logged by `observeHttp` with chosen fields, and the lines that concern one request name
+ * its id themselves, so pino-http's per-request middleware is mounted on no route: it would cost
+ * every request a child logger and an AsyncLocalStorage context (whose promise hooks slow down
+ * every await) for nothing.
  */
 export function loggingModule(logger: PinoInstance) {
-  return LoggerModule.forRoot({
-    pinoHttp: {
-      logger,
-      autoLogging: false,
-      // A line logged while serving a request names the request by id only (no headers).
-      quietReqLogger: true,
-      customAttributeKeys: { reqId: 'req_id' },
-    },
-  });
+  return LoggerModule.forRoot({ pinoHttp: { logger }, forRoutes: [] });
 }

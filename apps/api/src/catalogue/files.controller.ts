@@ -12,6 +12,7 @@ import {
 import { ScrapeFileReader, type PricingPageEntity } from '#app/persistence';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { ImmutableReadCache } from '../http/immutable-read.cache.js';
 import { markImmutable } from '../http/immutable-response.js';
 import {
   FilesOfPeriodDto,
@@ -66,6 +67,7 @@ export class FilesController {
   constructor(
     private readonly files: ScrapeFileReader,
     private readonly slugs: SlugResolver,
+    private readonly immutableReads: ImmutableReadCache,
   ) {}
 
   @Get(':slug/version/:version')
@@ -94,9 +96,12 @@ export class FilesController {
     @Req() request: FastifyRequest,
   ) {
     const period = periodOrThrow(parseVersion(version), version);
-    const files = await this.filesOf(await this.pagesOf(slug), period);
+    const answer = await this.immutableReads.remember(`files ${slug} ${version}`, async () => {
+      const files = await this.filesOf(await this.pagesOf(slug), period);
+      return { files, count: files.length };
+    });
     markImmutable(request);
-    return { files, count: files.length };
+    return answer;
   }
 
   @Get(':slug/quarter/:quarter')

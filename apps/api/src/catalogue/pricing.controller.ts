@@ -5,6 +5,7 @@ import { PricingSnapshotReader, type PricingPageEntity } from '#app/persistence'
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ApiError } from '../errors/api-error.js';
+import { ImmutableReadCache } from '../http/immutable-read.cache.js';
 import { markImmutable } from '../http/immutable-response.js';
 import { ApiCacheableOk, ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
@@ -25,6 +26,7 @@ export class PricingController {
   constructor(
     private readonly snapshots: PricingSnapshotReader,
     private readonly slugs: SlugResolver,
+    private readonly immutableReads: ImmutableReadCache,
   ) {}
 
   @Get(':slug')
@@ -130,14 +132,21 @@ export class PricingController {
         provided: { version, period: periodText },
       });
     }
-    const page = await this.pageOf(slug);
     if (version !== undefined) {
       periodOrThrow(parseVersion(version), version);
-      const snapshot = await this.snapshots.find(page.id, version);
-      if (!snapshot) throw await this.versionNotFound(slug, page, version);
+      const document = await this.immutableReads.remember(
+        `pricing ${slug} ${version}`,
+        async () => {
+          const page = await this.pageOf(slug);
+          const snapshot = await this.snapshots.find(page.id, version);
+          if (!snapshot) throw await this.versionNotFound(slug, page, version);
+          return JSON.parse(snapshot.document) as PricingDocument;
+        },
+      );
       markImmutable(request);
-      return JSON.parse(snapshot.document) as PricingDocument;
+      return document;
     }
+    const page = await this.pageOf(slug);
     if (periodText !== undefined) {
       const period = periodOrThrow(parsePeriod(periodText), periodText);
       const snapshot = await this.snapshots.earliestInRange(page.id, period.start, period.end);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
@@ -26,7 +26,7 @@ export async function immutableResponseHook(
   payload: unknown,
 ): Promise<unknown> {
   if (!request.immutable || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-  const etag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
+  const etag = `"${hash('sha256', payload, 'base64url').slice(0, 27)}"`;
   void reply.header('etag', etag);
   void reply.header('cache-control', `private, max-age=${MAX_AGE_SECONDS}`);
   const presented = request.headers['if-none-match'];

@@ -4,7 +4,8 @@ export const HOUR_MS = 3_600_000;
 
 /** The credit month `now` falls in, as `YYYY-MM` (UTC). */
 export function creditMonth(now: Date): string {
-  return now.toISOString().slice(0, 7);
+  // Not toISOString().slice(0, 7): this runs on every request, and the long form costs more.
+  return `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
 /** 00:00 UTC on the 1st of the month after `now`: when credits reset. */
