@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Param, Req, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   isPeriodClosed,
@@ -12,7 +12,7 @@ import {
 import { ScrapeFileReader, type PricingPageEntity } from '#app/persistence';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
-import { ImmutableReadCache } from '../http/immutable-read.cache.js';
+import { ImmutableReadCache, JSON_CONTENT_TYPE } from '../http/immutable-read.cache.js';
 import { markImmutable } from '../http/immutable-response.js';
 import {
   FilesOfPeriodDto,
@@ -71,6 +71,7 @@ export class FilesController {
   ) {}
 
   @Get(':slug/version/:version')
+  @Header('content-type', JSON_CONTENT_TYPE)
   @ApiOperation({
     operationId: 'getFilesByVersion',
     summary: 'Scrape files of one version',
@@ -98,7 +99,7 @@ export class FilesController {
     const period = periodOrThrow(parseVersion(version), version);
     const answer = await this.immutableReads.remember(`files ${slug} ${version}`, async () => {
       const files = await this.filesOf(await this.pagesOf(slug), period);
-      return { files, count: files.length };
+      return JSON.stringify({ files, count: files.length });
     });
     markImmutable(request);
     return answer;

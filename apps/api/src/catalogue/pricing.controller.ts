@@ -1,11 +1,11 @@
-import { Controller, Get, Param, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { isPeriodClosed, parsePeriod, parseVersion, type PricingDocument } from '#app/domain';
+import { isPeriodClosed, parsePeriod, parseVersion } from '#app/domain';
 import { PricingSnapshotReader, type PricingPageEntity } from '#app/persistence';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ApiError } from '../errors/api-error.js';
-import { ImmutableReadCache } from '../http/immutable-read.cache.js';
+import { ImmutableReadCache, JSON_CONTENT_TYPE } from '../http/immutable-read.cache.js';
 import { markImmutable } from '../http/immutable-response.js';
 import { ApiCacheableOk, ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
@@ -30,6 +30,7 @@ export class PricingController {
   ) {}
 
   @Get(':slug')
+  @Header('content-type', JSON_CONTENT_TYPE)
   @ApiOperation({
     operationId: 'getPricing',
     summary: 'Pricing structure of one pricing page',
@@ -124,7 +125,7 @@ export class PricingController {
     @Query('version') versionValue: QueryValue,
     @Query('period') periodValue: QueryValue,
     @Req() request: FastifyRequest,
-  ): Promise<PricingDocument> {
+  ): Promise<string> {
     const version = optionalText('version', versionValue, 20);
     const periodText = optionalText('period', periodValue, 20);
     if (version !== undefined && periodText !== undefined) {
@@ -140,7 +141,7 @@ export class PricingController {
           const page = await this.pageOf(slug);
           const snapshot = await this.snapshots.find(page.id, version);
           if (!snapshot) throw await this.versionNotFound(slug, page, version);
-          return JSON.parse(snapshot.document) as PricingDocument;
+          return snapshot.document;
         },
       );
       markImmutable(request);
@@ -168,11 +169,11 @@ export class PricingController {
         );
       }
       if (isPeriodClosed(period, new Date())) markImmutable(request);
-      return JSON.parse(snapshot.document) as PricingDocument;
+      return snapshot.document;
     }
     const latest = await this.snapshots.latest(page.id);
     if (!latest) throw await this.versionNotFound(slug, page, null);
-    return JSON.parse(latest.document) as PricingDocument;
+    return latest.document;
   }
 
   private async pageOf(slug: string): Promise<PricingPageEntity> {

@@ -53,13 +53,19 @@ export class CompanyReader {
     if (query.employees)
       builder.andWhere('company.employees = :employees', { employees: query.employees });
     const direction = query.descending ? 'DESC' : 'ASC';
-    const [rows, total] = await builder
-      .orderBy(`company.${COMPANY_SORT_COLUMNS[query.sort]}`, direction)
-      .addOrderBy('company.id', direction)
-      .skip(query.offset)
-      .take(query.limit)
-      .getManyAndCount();
-    return { rows, total };
+    // Two plain queries side by side rather than getManyAndCount, whose COUNT(DISTINCT id)
+    // sorts every match of a query without joins to count them.
+    const [rows, counted] = await Promise.all([
+      builder
+        .clone()
+        .orderBy(`company.${COMPANY_SORT_COLUMNS[query.sort]}`, direction)
+        .addOrderBy('company.id', direction)
+        .offset(query.offset)
+        .limit(query.limit)
+        .getMany(),
+      builder.clone().select('COUNT(*)', 'total').getRawOne<{ total: number | string }>(),
+    ]);
+    return { rows, total: Number(counted?.total ?? 0) };
   }
 
   findBySlug(slug: string): Promise<CompanyEntity | null> {
