@@ -79,7 +79,7 @@ export class EnvironmentVariables {
   @Transform(toInteger)
   @IsInt()
   @Min(1)
-  @Max(256)
+  @Max(1000)
   WORKER_CONCURRENCY?: number;
 
   @IsOptional()

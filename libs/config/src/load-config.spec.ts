@@ -143,7 +143,7 @@ describe('loadConfig values', () => {
     expect(config.adminToken).toBeNull();
     expect(config.demoData).toBe(false);
     expect(config.plans.map((plan) => plan.name)).toEqual(['free', 'pro', 'enterprise']);
-    expect(config.ingest.concurrency).toBe(64);
+    expect(config.ingest.concurrency).toBe(256);
   });
 
   it('reads TRUST_PROXY=true as trusting every proxy', () => {

@@ -57,7 +57,7 @@ export function loadConfig(
     vars.DEMO_DATA ?? options.demoDataByDefault ?? false,
     {
       scrapers: (vars.SCRAPERS ?? 'scraper_1,scraper_2,scraper_3,scraper_4').split(','),
-      concurrency: vars.WORKER_CONCURRENCY ?? 64,
+      concurrency: vars.WORKER_CONCURRENCY ?? 256,
       attempts: vars.INGEST_ATTEMPTS ?? 10,
       backoffMs: vars.INGEST_BACKOFF_MS ?? 1_000,
       lockMs: vars.INGEST_LOCK_MS ?? 30_000,

@@ -98,8 +98,9 @@ export class IngestService {
    */
   private async retryFailedJobs(jobIds: string[]): Promise<void> {
     const queue = this.ingestQueue.queue;
-    const states = await Promise.all(jobIds.map((id) => queue.getJobState(id)));
-    const failed = jobIds.filter((_, index) => states[index] === 'failed');
+    // One ZMSCORE on the queue's failed set asks about the whole batch in one command.
+    const scores = await this.ingestQueue.redis.zmscore(queue.keys.failed as string, ...jobIds);
+    const failed = jobIds.filter((_, index) => scores[index] !== null);
     for (const id of failed) {
       const job = await queue.getJob(id);
       await job?.retry('failed');
