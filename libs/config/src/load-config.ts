@@ -63,7 +63,7 @@ export function loadConfig(
       lockMs: vars.INGEST_LOCK_MS ?? 30_000,
       retentionSeconds: vars.INGEST_RETENTION_SECONDS ?? 7 * 24 * 3600,
     },
-    { pollMs: vars.PROJECTION_POLL_MS ?? 250, batchSize: vars.PROJECTION_BATCH_SIZE ?? 500 },
+    { pollMs: vars.PROJECTION_POLL_MS ?? 250, batchSize: vars.PROJECTION_BATCH_SIZE ?? 2_000 },
     vars.SHUTDOWN_GRACE_MS ?? 10_000,
     (vars.LOG_LEVEL as AppConfig['logLevel'] | undefined) ?? 'log',
     vars.UPGRADE_URL ?? 'https://pricing-intelligence.example.com/upgrade',

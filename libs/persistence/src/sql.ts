@@ -2,6 +2,13 @@ import type { EntityManager } from 'typeorm';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** Bound parameters per statement, well under SQLite's limit (32766) and PostgreSQL's (65535). */
+export const MAX_PARAMETERS = 10_000;
+
+/** `$from, $from+1, ...`: `count` placeholders. */
+export const placeholders = (count: number, from = 1) =>
+  Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
+
 /**
  * Runs SQL written with PostgreSQL's `$1` placeholders on either database (SQLite reads `?`).
  * Raw SQL is kept to what the query builder cannot say: the event log and its checkpoints.

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent, EventMetadata, RecordedEvent } from '#app/domain';
-import { isUniqueViolation } from '../sql.js';
+import { isUniqueViolation, MAX_PARAMETERS, placeholders } from '../sql.js';
 import { Transaction, TransactionRunner } from '../transaction-runner.js';
 import { StreamConcurrencyError } from './concurrency.error.js';
 
@@ -35,12 +35,6 @@ interface EventRow {
   recorded_at: string | Date;
   transaction_id: string | number;
 }
-
-/** Bound parameters per statement, well under SQLite's limit (32766) and PostgreSQL's (65535). */
-const MAX_PARAMETERS = 1_000;
-
-const placeholders = (count: number, from = 1) =>
-  Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
 
 function chunks<T>(items: T[], size: number): T[][] {
   const result: T[][] = [];
