@@ -101,8 +101,8 @@ export class FilesController {
       const files = await this.filesOf(await this.pagesOf(slug), period);
       return JSON.stringify({ files, count: files.length });
     });
-    markImmutable(request);
-    return answer;
+    markImmutable(request, answer.etag);
+    return answer.json;
   }
 
   @Get(':slug/quarter/:quarter')

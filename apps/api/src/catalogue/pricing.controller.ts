@@ -135,17 +135,14 @@ export class PricingController {
     }
     if (version !== undefined) {
       periodOrThrow(parseVersion(version), version);
-      const document = await this.immutableReads.remember(
-        `pricing ${slug} ${version}`,
-        async () => {
-          const page = await this.pageOf(slug);
-          const snapshot = await this.snapshots.find(page.id, version);
-          if (!snapshot) throw await this.versionNotFound(slug, page, version);
-          return snapshot.document;
-        },
-      );
-      markImmutable(request);
-      return document;
+      const answer = await this.immutableReads.remember(`pricing ${slug} ${version}`, async () => {
+        const page = await this.pageOf(slug);
+        const snapshot = await this.snapshots.find(page.id, version);
+        if (!snapshot) throw await this.versionNotFound(slug, page, version);
+        return snapshot.document;
+      });
+      markImmutable(request, answer.etag);
+      return answer.json;
     }
     const page = await this.pageOf(slug);
     if (periodText !== undefined) {

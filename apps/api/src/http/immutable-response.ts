@@ -5,14 +5,23 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by a handler whose answer cannot change: a version, or a period that has ended. */
     immutable?: boolean;
+    /** The answer's ETag when the handler already has it (a cached answer). */
+    knownEtag?: string;
   }
 }
 
 /** How long a client may reuse an immutable answer before revalidating it with its ETag. */
 const MAX_AGE_SECONDS = 3600;
 
-export function markImmutable(request: FastifyRequest): void {
+/** `etag`: the answer's, when known (etagOf its JSON text), so it is not hashed again. */
+export function markImmutable(request: FastifyRequest, etag?: string): void {
   request.immutable = true;
+  request.knownEtag = etag;
+}
+
+/** A strong ETag of a response body. */
+export function etagOf(body: string): string {
+  return `"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
 }
 
 /**
@@ -26,7 +35,7 @@ export async function immutableResponseHook(
   payload: unknown,
 ): Promise<unknown> {
   if (!request.immutable || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-  const etag = `"${hash('sha256', payload, 'base64url').slice(0, 27)}"`;
+  const etag = request.knownEtag ?? etagOf(payload);
   void reply.header('etag', etag);
   void reply.header('cache-control', `private, max-age=${MAX_AGE_SECONDS}`);
   const presented = request.headers['if-none-match'];

@@ -54,9 +54,9 @@ export class ProjectionRunner {
     for (const projector of this.projectors) {
       await this.transactions.run(async (tx) => {
         // Waits for a worker that is applying a batch right now, rather than skipping.
-        await this.checkpoints.claim(tx, projector.name, { wait: true });
+        await this.checkpoints.claim(tx, [projector.name], { wait: true });
         await projector.clear(tx);
-        await this.checkpoints.advance(tx, projector.name, START_OF_LOG);
+        await this.checkpoints.advance(tx, [projector.name], START_OF_LOG);
       });
     }
     let applied = await this.catchUp(onBatch, { wait: true });
@@ -85,10 +85,14 @@ export class ProjectionRunner {
   ): Promise<number> {
     const applied: [projector: string, events: number][] = [];
     const read = await this.transactions.run(async (tx) => {
+      const claimed = await this.checkpoints.claim(
+        tx,
+        this.projectors.map((projector) => projector.name),
+        { wait },
+      );
       const atPosition = new Map<string, { position: LogPosition; projectors: Projector[] }>();
-      // Claimed in one fixed order, so two waiting claimers cannot deadlock.
       for (const projector of this.projectors) {
-        const position = await this.checkpoints.claim(tx, projector.name, { wait });
+        const position = claimed.get(projector.name);
         if (!position) continue;
         const key = `${position.transactionId}/${position.seq}`;
         const group = atPosition.get(key) ?? { position, projectors: [] };
@@ -107,9 +111,13 @@ export class ProjectionRunner {
         const events = batch.map((positioned) => positioned.event);
         for (const projector of projectors) {
           await projector.apply(tx, events);
-          await this.checkpoints.advance(tx, projector.name, last.position);
           applied.push([projector.name, batch.length]);
         }
+        await this.checkpoints.advance(
+          tx,
+          projectors.map((projector) => projector.name),
+          last.position,
+        );
         read += batch.length;
       }
       return read;

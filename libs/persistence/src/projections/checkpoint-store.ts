@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { LogPosition } from '../events/event-store.js';
+import { placeholders } from '../sql.js';
 import { Transaction, TransactionRunner } from '../transaction-runner.js';
 
 export const START_OF_LOG: LogPosition = { transactionId: '0', seq: 0 };
@@ -26,21 +27,29 @@ export class CheckpointStore {
   }
 
   /**
-   * Locks the projector's checkpoint for this transaction. Without `wait`, null when another
-   * process holds it: that process is applying the same events, and this one must not too.
+   * Locks the checkpoints of the named projectors for this transaction, in name order (so two
+   * claimers waiting for each other cannot deadlock), and returns their positions. Without
+   * `wait`, a checkpoint another process holds is left out: that process is applying the same
+   * events, and this one must not too.
    */
   async claim(
     tx: Transaction,
-    name: string,
+    names: string[],
     { wait }: { wait: boolean },
-  ): Promise<LogPosition | null> {
+  ): Promise<Map<string, LogPosition>> {
     // SQLite's BEGIN IMMEDIATE already holds the only write lock.
     const lock = tx.dialect !== 'postgres' ? '' : wait ? 'FOR UPDATE' : 'FOR UPDATE SKIP LOCKED';
-    const [row] = await tx.query<CheckpointRow>(
-      `SELECT last_seq, last_transaction_id FROM projection_checkpoints WHERE name = $1 ${lock}`,
-      [name],
+    const rows = await tx.query<CheckpointRow & { name: string }>(
+      `SELECT name, last_seq, last_transaction_id FROM projection_checkpoints
+       WHERE name IN (${placeholders(names.length)}) ORDER BY name ${lock}`,
+      names,
     );
-    return row ? { transactionId: row.last_transaction_id, seq: Number(row.last_seq) } : null;
+    return new Map(
+      rows.map((row) => [
+        row.name,
+        { transactionId: row.last_transaction_id, seq: Number(row.last_seq) },
+      ]),
+    );
   }
 
   async position(name: string): Promise<LogPosition> {
@@ -53,11 +62,12 @@ export class CheckpointStore {
       : START_OF_LOG;
   }
 
-  async advance(tx: Transaction, name: string, position: LogPosition): Promise<void> {
+  /** Moves the named projectors' checkpoints to `position`, in one statement. */
+  async advance(tx: Transaction, names: string[], position: LogPosition): Promise<void> {
     await tx.query(
       `UPDATE projection_checkpoints SET last_seq = $1, last_transaction_id = $2, updated_at = $3
-       WHERE name = $4`,
-      [position.seq, position.transactionId, new Date().toISOString(), name],
+       WHERE name IN (${placeholders(names.length, 4)})`,
+      [position.seq, position.transactionId, new Date().toISOString(), ...names],
     );
   }
 }
