@@ -1,0 +1,141 @@
+/**
+ * Scenario 2: the companies endpoints on a catalogue of 100,000 companies (5,000 in a quick
+ * run): a search with a category filter, and one company by slug. Against R1, which counts on
+ * Redis, reads one row by primary key and answers as many bytes.
+ *
+ * The companies are written straight into the event log (ingesting 100,000 through the queue
+ * would be its own benchmark, the ingestion scenario's), then the CLI rebuilds the read models
+ * from it, as after a deployment that replays the log.
+ */
+import { CATEGORIES } from '#app/domain';
+import type pg from 'pg';
+import { startR1 } from '../baselines/r1.js';
+import { benchEnvironment } from '../support/environment.js';
+import { compareWithBaseline } from '../support/load.js';
+import { underCeiling, type Measurement, type Scenario } from '../support/scenario.js';
+import { startService } from '../support/service.js';
+import { writeSyntheticLog } from '../support/synthetic-log.js';
+
+const MIN_RATIO = 0.8;
+const P99_CEILING_MS = 10;
+const RSS_CEILING_MB = 250;
+/** Substrings of the synthetic names ("Acmehub 000123"), each in one name of eight. */
+const SEARCHES = ['ly', 'hub', 'stack', 'forge', 'desk', 'flow', 'base', 'wise'];
+/** Slugs the single-company requests rotate through, spread over the whole table. */
+const SLUG_SAMPLE = 1_000;
+
+export const companiesScenario: Scenario = {
+  id: 'companies',
+  title: 'Companies list (search + category) and company by slug vs R1',
+  async run(context) {
+    const companies = context.quick ? 5_000 : 100_000;
+    const environment = await benchEnvironment(context, 'companies');
+    // The API starts, and the key is made, while the log is written and replayed.
+    const apiStarting = startService('api', environment.env);
+    const keyCreated = environment.createKey('read');
+    // Their failures are thrown where they are awaited; until then they are not unhandled.
+    apiStarting.catch(() => undefined);
+    keyCreated.catch(() => undefined);
+    try {
+      context.log(`companies: writing ${companies.toLocaleString('en-US')} companies to the log`);
+      const log = await writeSyntheticLog(environment.pool, {
+        companies,
+        pagesPerCompany: 1,
+        // No scrape is written, but the generator's version arithmetic wants one per page.
+        versionsPerPage: 1,
+        scrapersPerVersion: 0,
+        pricingPerVersion: false,
+      });
+      context.log(`companies: rebuilding the read models from ${log.events} events`);
+      const rebuilt = await environment.cli('rebuild');
+      context.log(`companies: ${rebuilt.trim().split('\n').at(-1)}`);
+      // Autovacuum would analyze the new rows within a minute; without statistics the planner
+      // takes a category for 42 rows of 100,000, and we would measure that minute instead.
+      await environment.pool.query('ANALYZE companies');
+      const counted = await environment.pool.query<{ count: string }>(
+        'SELECT count(*) FROM companies',
+      );
+      if (Number(counted.rows[0]?.count) !== companies) {
+        throw new Error(`the rebuild made ${counted.rows[0]?.count} companies, not ${companies}`);
+      }
+
+      const api = await apiStarting;
+      const headers = { authorization: `Bearer ${await keyCreated}` };
+      const list = SEARCHES.flatMap((search) =>
+        CATEGORIES.map((category) => ({
+          path: `/v1/api/companies?search=${search}&category=${encodeURIComponent(category)}`,
+        })),
+      );
+      const step = Math.max(1, Math.floor(log.companySlugs.length / SLUG_SAMPLE));
+      const one = log.companySlugs
+        .filter((_, index) => index % step === 0)
+        .map((slug) => ({ path: `/v1/api/companies/${slug}` }));
+
+      const startBaseline = (bodyBytes: number) =>
+        startR1({
+          bodyBytes,
+          redisUrl: context.redisUrl,
+          keyNamespace: environment.env.QUEUE_PREFIX!.replace(/[{}]/g, ''),
+          databaseUrl: context.databaseUrl,
+          schema: environment.schema,
+        });
+      const rows: Measurement[] = [];
+      for (const [scenario, variants] of [
+        ['companies · search + category', list],
+        ['companies · one by slug', one],
+      ] as const) {
+        rows.push(
+          ...(await compareWithBaseline({
+            context,
+            scenario,
+            service: { origin: api.origin, pid: api.child.pid, headers, variants },
+            baselineName: 'R1',
+            startBaseline,
+            minimumRatio: MIN_RATIO,
+            p99CeilingMs: P99_CEILING_MS,
+          })),
+        );
+      }
+      rows[0]!.details = { ...rows[0]!.details, plans: await listPlans(environment.pool) };
+      rows.push(
+        underCeiling(
+          {
+            scenario: 'companies · api process',
+            metric: 'peak RSS MB',
+            service: api.peakRssMb(),
+            details: { companies, note: 'VmHWM after serving both endpoints' },
+          },
+          RSS_CEILING_MB,
+          'MB',
+        ),
+      );
+      return rows;
+    } finally {
+      await apiStarting.then(
+        (api) => api.stop(),
+        () => undefined,
+      );
+      await environment.cleanup();
+    }
+  },
+};
+
+/**
+ * PostgreSQL's plans of the two queries behind one list request (the page, and the total for
+ * the pagination), as CompanyReader sends them, so the JSON says where the time goes.
+ */
+async function listPlans(pool: pg.Pool): Promise<Record<string, string>> {
+  const where = "(LOWER(name) LIKE $1 ESCAPE '\\' OR slug LIKE $1 ESCAPE '\\') AND category = $2";
+  const parameters = ['%hub%', 'Sales'];
+  const explain = async (sql: string) => {
+    const { rows } = await pool.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (ANALYZE, BUFFERS) ${sql}`,
+      parameters,
+    );
+    return rows.map((row) => row['QUERY PLAN']).join('\n');
+  };
+  return {
+    page: await explain(`SELECT * FROM companies WHERE ${where} ORDER BY name, id LIMIT 20`),
+    total: await explain(`SELECT count(*) FROM companies WHERE ${where}`),
+  };
+}

@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import type { BenchContext } from './scenario.js';
+import { ROOT } from './service.js';
+
+const run = promisify(execFile);
+
+/** Limits no benchmark reaches, so every request is admitted and counted. */
+const BENCH_PLANS = {
+  bench: {
+    requests_per_hour: 1_000_000_000,
+    credits_per_month: 1_000_000_000,
+    features: ['companies', 'pages', 'files', 'pricing'],
+  },
+};
+
+/**
+ * One scenario's own PostgreSQL schema and Redis namespace, migrated, with the environment
+ * variables that point the API, the worker and the CLI at them.
+ */
+export interface BenchEnvironment {
+  env: Record<string, string>;
+  schema: string;
+  /** A pool on the scenario's database whose connections use its schema. */
+  pool: pg.Pool;
+  /** Runs the built CLI (`node dist/apps/worker/src/cli.js ...`) with the scenario's env. */
+  cli(...args: string[]): Promise<string>;
+  /** Creates a key on the unlimited bench plan; returns its secret. */
+  createKey(scopes?: string): Promise<string>;
+  /** Drops the schema and the Redis keys. */
+  cleanup(): Promise<void>;
+}
+
+export async function benchEnvironment(
+  context: BenchContext,
+  name: string,
+): Promise<BenchEnvironment> {
+  const id = `${name.replace(/[^a-z0-9]/g, '_')}_${randomBytes(3).toString('hex')}`;
+  const schema = `bench_${id}`;
+  const prefix = `{bench-${id}}`;
+  const directory = mkdtempSync(join(tmpdir(), 'pricing-bench-'));
+  const plansFile = join(directory, 'plans.json');
+  writeFileSync(plansFile, JSON.stringify(BENCH_PLANS));
+  const env: Record<string, string> = {
+    DATABASE_URL: context.databaseUrl,
+    DATABASE_SCHEMA: schema,
+    REDIS_URL: context.redisUrl,
+    QUEUE_PREFIX: prefix,
+    ADMIN_TOKEN: `bench-admin-token-${randomBytes(8).toString('hex')}`,
+    PLANS_FILE: plansFile,
+    DEMO_DATA: 'false',
+    LOG_LEVEL: 'warn',
+    // One client machine drives every request: the per-key burst limit would be the figure.
+    BURST_LIMIT_PER_SECOND: '100000',
+    AUTH_FAILURES_PER_MINUTE: '100000',
+  };
+  const pool = new pg.Pool({
+    connectionString: context.databaseUrl,
+    max: 8,
+    options: `-c search_path=${schema}`,
+  });
+  const cli = async (...args: string[]) => {
+    const { stdout } = await run(process.execPath, ['dist/apps/worker/src/cli.js', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return stdout;
+  };
+  await cli('migrate');
+  return {
+    env,
+    schema,
+    pool,
+    cli,
+    async createKey(scopes = 'read') {
+      const output = await cli(
+        'keys:create',
+        '--name',
+        'bench',
+        '--plan',
+        'bench',
+        '--scopes',
+        scopes,
+      );
+      return (JSON.parse(output) as { key: string }).key;
+    },
+    async cleanup() {
+      await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await pool.end();
+      rmSync(directory, { recursive: true, force: true });
+      const redis = new Redis(context.redisUrl);
+      try {
+        for (const pattern of [`${prefix}*`, `bench-${id}:*`]) {
+          for (let cursor = '0'; ;) {
+            const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+            if (keys.length > 0) await redis.del(...keys);
+            cursor = next;
+            if (cursor === '0') break;
+          }
+        }
+      } finally {
+        redis.disconnect();
+      }
+    },
+  };
+}

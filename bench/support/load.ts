@@ -1,0 +1,305 @@
+/**
+ * HTTP load for the read scenarios: autocannon for throughput, and an open-loop probe for
+ * latency at a fixed rate.
+ *
+ * Two runs because one cannot give both figures: 50 connections that always have a request in
+ * flight measure the most a server answers, but then each request waits behind the others, so
+ * the latency is connections / throughput by construction (Little's law), not the server's.
+ * The probe sends at a steady rate below that maximum and times each request from the moment it
+ * was due, so a stalled server shows as latency instead of as fewer requests sent.
+ */
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import autocannon from 'autocannon';
+import { againstBaseline, underCeiling, type BenchContext, type Measurement } from './scenario.js';
+import type { ServiceProcess } from './service.js';
+
+/** One request of the rotation: a path (with its query) under the origin. */
+export interface RequestVariant {
+  path: string;
+}
+
+export interface LoadTarget {
+  /** http://127.0.0.1:<port> */
+  origin: string;
+  /** Cycled through in order by every connection. */
+  variants: RequestVariant[];
+  headers?: Record<string, string>;
+  /** The process that answers, to charge it its CPU time: a figure contention barely moves. */
+  pid?: number;
+}
+
+export interface ThroughputResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** CPU time (user + system) of the answering process per request; null without a pid. */
+  cpuMsPerRequest: number | null;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  connections: number;
+  seconds: number;
+}
+
+export interface LatencyResult {
+  rate: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  seconds: number;
+}
+
+export const CONNECTIONS = 50;
+
+/** Seconds of warm-up (JIT, pools, caches) and of measurement. */
+export function loadDurations(quick: boolean) {
+  return quick
+    ? { warmUpSeconds: 0.5, measureSeconds: 1, probeSeconds: 0.5 }
+    : { warmUpSeconds: 3, measureSeconds: 10, probeSeconds: 10 };
+}
+
+/** The most `target` answers with 50 connections, after a warm-up whose figures are dropped. */
+export async function measureThroughput(
+  target: LoadTarget,
+  quick: boolean,
+): Promise<ThroughputResult> {
+  const { warmUpSeconds, measureSeconds } = loadDurations(quick);
+  await cannon(target, warmUpSeconds);
+  const cpuBefore = cpuSeconds(target.pid);
+  const result = await cannon(target, measureSeconds);
+  const cpuAfter = cpuSeconds(target.pid);
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count ?? 0]),
+  );
+  const measured: ThroughputResult = {
+    // Answers, not attempts: an error page is no throughput.
+    requestsPerSecond: result['2xx'] / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    cpuMsPerRequest:
+      cpuBefore === null || cpuAfter === null || result.requests.total === 0
+        ? null
+        : ((cpuAfter - cpuBefore) * 1000) / result.requests.total,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes,
+    connections: CONNECTIONS,
+    seconds: result.duration,
+  };
+  assertMostlyAnswered(target, measured.requests, measured.non2xx + measured.errors, statusCodes);
+  return measured;
+}
+
+/** utime + stime of a Linux process in seconds (USER_HZ is 100), or null. */
+function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+function cannon(target: LoadTarget, seconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: target.origin,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: target.headers,
+    requests: target.variants.map(({ path }) => ({ method: 'GET', path })),
+  });
+}
+
+/**
+ * Latency percentiles at `rate` requests a second, sent at even intervals whatever the answers
+ * do (open loop), each timed from when it was due.
+ */
+export async function measureLatency(
+  target: LoadTarget,
+  rate: number,
+  quick: boolean,
+): Promise<LatencyResult> {
+  const { probeSeconds } = loadDurations(quick);
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const latencies: number[] = [];
+  const statusCodes: Record<string, number> = {};
+  let errors = 0;
+  const inFlight = new Set<Promise<void>>();
+  const interval = 1000 / rate;
+  const start = performance.now();
+  const end = start + probeSeconds * 1000;
+  try {
+    for (let index = 0; ; index += 1) {
+      const due = start + index * interval;
+      if (due >= end) break;
+      const ahead = due - performance.now();
+      if (ahead >= 1) await sleep(ahead);
+      const variant = target.variants[index % target.variants.length]!;
+      const sent = send(agent, target, variant.path).then(
+        (status) => {
+          latencies.push(performance.now() - due);
+          statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+        },
+        () => {
+          errors += 1;
+        },
+      );
+      inFlight.add(sent);
+      void sent.finally(() => inFlight.delete(sent));
+    }
+    await Promise.all(inFlight);
+  } finally {
+    agent.destroy();
+  }
+  latencies.sort((a, b) => a - b);
+  const at = (quantile: number) =>
+    latencies[Math.min(latencies.length - 1, Math.ceil(quantile * latencies.length) - 1)] ?? 0;
+  const non2xx = Object.entries(statusCodes)
+    .filter(([code]) => !code.startsWith('2'))
+    .reduce((sum, [, count]) => sum + count, 0);
+  assertMostlyAnswered(target, latencies.length + errors, non2xx + errors, statusCodes);
+  return {
+    rate,
+    p50Ms: at(0.5),
+    p90Ms: at(0.9),
+    p99Ms: at(0.99),
+    maxMs: latencies.at(-1) ?? 0,
+    requests: latencies.length,
+    non2xx,
+    errors,
+    seconds: probeSeconds,
+  };
+}
+
+function send(agent: Agent, target: LoadTarget, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      `${target.origin}${path}`,
+      { agent, headers: target.headers },
+      (response) => {
+        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.on('error', reject);
+        response.resume();
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+/** A benchmark of 401s or 404s measures nothing: refuse it rather than report it. */
+function assertMostlyAnswered(
+  target: LoadTarget,
+  requests: number,
+  failed: number,
+  statusCodes: Record<string, number>,
+): void {
+  if (requests > 0 && failed * 2 < requests) return;
+  throw new Error(
+    `${failed} of ${requests} requests to ${target.origin}${target.variants[0]?.path ?? ''} ` +
+      `failed or were not 2xx (status codes: ${JSON.stringify(statusCodes)})`,
+  );
+}
+
+/** Where an endpoint stands against its baseline: throughput, and p99 at half its own maximum. */
+export async function compareWithBaseline(options: {
+  context: BenchContext;
+  /** The row's scenario, e.g. 'reads · files by version'. */
+  scenario: string;
+  service: LoadTarget;
+  baselineName: string;
+  /** Starts the baseline answering bodies of `bodyBytes`. */
+  startBaseline(bodyBytes: number): Promise<ServiceProcess>;
+  minimumRatio: number;
+  p99CeilingMs: number;
+}): Promise<Measurement[]> {
+  const { context, scenario, service, baselineName } = options;
+  const bodyBytes = await meanBodyBytes(service);
+  const baselineProcess = await options.startBaseline(bodyBytes);
+  try {
+    const baseline: LoadTarget = {
+      origin: baselineProcess.origin,
+      variants: service.variants,
+      pid: baselineProcess.child.pid,
+    };
+    context.log(`${scenario}: ${baselineName} throughput (${bodyBytes}-byte body)`);
+    const baselineThroughput = await measureThroughput(baseline, context.quick);
+    context.log(`${scenario}: service throughput`);
+    const serviceThroughput = await measureThroughput(service, context.quick);
+    const rate = Math.max(10, Math.round(serviceThroughput.requestsPerSecond / 2));
+    context.log(`${scenario}: service latency at ${rate} req/s`);
+    const serviceLatency = await measureLatency(service, rate, context.quick);
+    // The baseline at the same rate says how much of the p99 is this machine's noise.
+    const baselineLatency = context.quick
+      ? null
+      : await measureLatency(baseline, rate, context.quick);
+    for (const [name, run] of Object.entries({ service: serviceThroughput, serviceLatency })) {
+      if (run.non2xx + run.errors > 0) {
+        context.log(`${scenario}: ${name} had ${run.non2xx} non-2xx answers, ${run.errors} errors`);
+      }
+    }
+    return [
+      againstBaseline(
+        {
+          scenario,
+          metric: 'req/s',
+          service: serviceThroughput.requestsPerSecond,
+          details: {
+            bodyBytes,
+            variants: service.variants.length,
+            examplePath: service.variants[0]?.path,
+            service: serviceThroughput,
+            baseline: baselineThroughput,
+          },
+        },
+        baselineName,
+        baselineThroughput.requestsPerSecond,
+        options.minimumRatio,
+      ),
+      underCeiling(
+        {
+          scenario,
+          metric: 'p99 ms',
+          service: serviceLatency.p99Ms,
+          details: {
+            note: `open loop at ${rate} req/s, half the service's maximum`,
+            service: serviceLatency,
+            [baselineName]: baselineLatency,
+          },
+        },
+        options.p99CeilingMs,
+        'ms',
+      ),
+    ];
+  } finally {
+    await baselineProcess.stop();
+  }
+}
+
+/** The mean size of the endpoint's answers, so the baseline sends as many bytes. */
+async function meanBodyBytes(target: LoadTarget): Promise<number> {
+  const sample = target.variants.slice(0, 50);
+  let total = 0;
+  for (const { path } of sample) {
+    const response = await fetch(`${target.origin}${path}`, { headers: target.headers });
+    const body = await response.arrayBuffer();
+    if (response.status !== 200) {
+      throw new Error(`GET ${path} answered ${response.status}: ${Buffer.from(body).toString()}`);
+    }
+    total += body.byteLength;
+  }
+  return Math.round(total / sample.length);
+}

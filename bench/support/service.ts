@@ -1,0 +1,107 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+/** A built service process (`node dist/apps/...`) started by a benchmark. */
+export interface ServiceProcess {
+  name: string;
+  /** http://127.0.0.1:<port> (no /v1). */
+  origin: string;
+  child: ChildProcess;
+  /** The end of its output, for error messages. */
+  output(): string;
+  /** Peak resident memory so far, in MB (VmHWM of /proc/<pid>/status). */
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+const ENTRIES = {
+  api: { entry: 'dist/apps/api/src/main.js', portVariable: 'PORT', readyPath: '/health/live' },
+  worker: {
+    entry: 'dist/apps/worker/src/main.js',
+    portVariable: 'WORKER_METRICS_PORT',
+    readyPath: '/health/live',
+  },
+  // The baselines of bench/baselines/, built by bench/tsconfig.json.
+  r0: { entry: 'dist/bench/baselines/r0.js', portVariable: 'PORT', readyPath: '/health/live' },
+  r1: { entry: 'dist/bench/baselines/r1.js', portVariable: 'PORT', readyPath: '/health/live' },
+} as const;
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/**
+ * Starts the API, the worker or a baseline with `env` on top of this process's, and waits until
+ * it answers.
+ */
+export async function startService(
+  kind: keyof typeof ENTRIES,
+  env: Record<string, string>,
+  name: string = kind,
+): Promise<ServiceProcess> {
+  const { entry, portVariable, readyPath } = ENTRIES[kind];
+  const port = await freePort();
+  // BENCH_CPU_PROF=<dir>: each service writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROF;
+  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, [portVariable]: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: string) => (output = (output + chunk).slice(-8000));
+  child.stdout?.setEncoding('utf8').on('data', keep);
+  child.stderr?.setEncoding('utf8').on('data', keep);
+  const exited = once(child, 'exit');
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (!running()) throw new Error(`${name} exited before answering:\n${output}`);
+    const answered = await fetch(`${origin}${readyPath}`).then(
+      async (response) => (await response.arrayBuffer(), response.ok),
+      () => false,
+    );
+    if (answered) break;
+    if (Date.now() > deadline) throw new Error(`${name} did not answer in 60 s:\n${output}`);
+    await new Promise((next) => setTimeout(next, 100));
+  }
+  return {
+    name,
+    origin,
+    child,
+    output: () => output,
+    peakRssMb: () => peakRssMb(child.pid),
+    async stop() {
+      if (!running()) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** VmHWM of a Linux process in MB; 0 once it has exited. */
+export function peakRssMb(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kilobytes = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+    return kilobytes / 1024;
+  } catch {
+    return 0;
+  }
+}
