@@ -53,6 +53,7 @@ export const readsScenario: Scenario = {
       const records = [...syntheticRecords(spec)];
       context.log(`reads: ingesting ${records.length} records through the API`);
       await ingest(api.origin, headers, records);
+      await untilProjected(api.origin, headers, records);
 
       // Every (company, version) with a scrape has files and, here, an extraction.
       const addressed = records.flatMap((record) =>
@@ -146,6 +147,31 @@ async function ingest(
       batches.push((JSON.parse(body) as { batch_id: string }).batch_id);
     }
     for (const batch of batches) await waitForBatch(origin, headers, batch);
+  }
+}
+
+/**
+ * Until the read models hold every extraction. Scrapes went in before extractions, and the
+ * projectors move through the log together, so the files are in too. Asked of the pricing
+ * route, because a 404 is never cached: a files answer asked for too early would be kept,
+ * empty, for seconds.
+ */
+async function untilProjected(
+  origin: string,
+  headers: Record<string, string>,
+  records: IngestRecord[],
+): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (const record of records) {
+    if (record.type !== 'pricing') continue;
+    const path = `/v1/api/pricing/${record.company_slug}?version=${record.version}`;
+    for (;;) {
+      const response = await fetch(`${origin}${path}`, { headers });
+      await response.arrayBuffer();
+      if (response.status === 200) break;
+      if (Date.now() > deadline) throw new Error(`${path} still answers ${response.status}`);
+      await new Promise((next) => setTimeout(next, 100));
+    }
   }
 }
 
