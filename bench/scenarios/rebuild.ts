@@ -15,7 +15,7 @@ import {
   type BenchContext,
   type Scenario,
 } from '../support/scenario.js';
-import { peakRssMb, ROOT } from '../support/service.js';
+import { peakRssMb, ROOT, SERVICE_NODE_FLAGS } from '../support/service.js';
 import {
   syntheticEventCount,
   syntheticExtractionCount,
@@ -124,11 +124,15 @@ export async function timedRebuild(
   spec: SyntheticLogSpec,
 ): Promise<RebuildRun> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['dist/apps/worker/src/cli.js', 'rebuild'], {
-    cwd: ROOT,
-    env: { ...process.env, ...environment.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...SERVICE_NODE_FLAGS, 'dist/apps/worker/src/cli.js', 'rebuild'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...environment.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const keep = (chunk: string) => (output = (output + chunk).slice(-8000));
   child.stdout.setEncoding('utf8').on('data', keep);

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { BenchContext } from './scenario.js';
-import { ROOT } from './service.js';
+import { ROOT, SERVICE_NODE_FLAGS } from './service.js';
 
 const run = promisify(execFile);
 
@@ -66,7 +66,8 @@ export async function benchEnvironment(
     options: `-c search_path=${schema}`,
   });
   const cli = async (...args: string[]) => {
-    const { stdout } = await run(process.execPath, ['dist/apps/worker/src/cli.js', ...args], {
+    const cliArgs = [...SERVICE_NODE_FLAGS, 'dist/apps/worker/src/cli.js', ...args];
+    const { stdout } = await run(process.execPath, cliArgs, {
       cwd: ROOT,
       env: { ...process.env, ...env },
       maxBuffer: 64 * 1024 * 1024,

@@ -19,16 +19,35 @@ export interface ServiceProcess {
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
+/** The heap limit the service runs with (package.json's scripts, the Dockerfile). */
+export const SERVICE_NODE_FLAGS = ['--max-old-space-size=192'];
+
 const ENTRIES = {
-  api: { entry: 'dist/apps/api/src/main.js', portVariable: 'PORT', readyPath: '/health/live' },
+  api: {
+    entry: 'dist/apps/api/src/main.js',
+    flags: SERVICE_NODE_FLAGS,
+    portVariable: 'PORT',
+    readyPath: '/health/live',
+  },
   worker: {
     entry: 'dist/apps/worker/src/main.js',
+    flags: SERVICE_NODE_FLAGS,
     portVariable: 'WORKER_METRICS_PORT',
     readyPath: '/health/live',
   },
   // The baselines of bench/baselines/, built by bench/tsconfig.json.
-  r0: { entry: 'dist/bench/baselines/r0.js', portVariable: 'PORT', readyPath: '/health/live' },
-  r1: { entry: 'dist/bench/baselines/r1.js', portVariable: 'PORT', readyPath: '/health/live' },
+  r0: {
+    entry: 'dist/bench/baselines/r0.js',
+    flags: [],
+    portVariable: 'PORT',
+    readyPath: '/health/live',
+  },
+  r1: {
+    entry: 'dist/bench/baselines/r1.js',
+    flags: [],
+    portVariable: 'PORT',
+    readyPath: '/health/live',
+  },
 } as const;
 
 export async function freePort(): Promise<number> {
@@ -50,12 +69,12 @@ export async function startService(
   env: Record<string, string>,
   name: string = kind,
 ): Promise<ServiceProcess> {
-  const { entry, portVariable, readyPath } = ENTRIES[kind];
+  const { entry, flags, portVariable, readyPath } = ENTRIES[kind];
   const port = await freePort();
   // BENCH_CPU_PROF=<dir>: each service writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROF;
   const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
-  const child = spawn(process.execPath, [...nodeArgs, entry], {
+  const child = spawn(process.execPath, [...flags, ...nodeArgs, entry], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, [portVariable]: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
