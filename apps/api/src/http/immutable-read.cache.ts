@@ -17,15 +17,16 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 /**
  * Answers that cannot change (the files of a version, the pricing of a version), kept in this
  * process as the JSON text they are sent as, with its ETag, so that a repeated read costs no
- * database round trip, no serialization and no hashing. Entries expire after
+ * database round trip, no serialization and no hashing. Entries are refreshed after at most
  * READ_CACHE_SECONDS (5 by default), so a scrape that arrives late for a version shows within
- * that time; the cache is bounded by the size of the answers' JSON (READ_CACHE_MB, 0 turns it
+ * about that time; the cache is bounded by the size of the answers' JSON (READ_CACHE_MB, 0 turns it
  * off). Concurrent misses of one key share one load. Only this process uses it: nothing another
  * process needs.
  */
 @Injectable()
 export class ImmutableReadCache {
   private readonly cache: LRUCache<string, CachedAnswer, Load> | null;
+  private readonly ttlMs: number;
 
   constructor(config: AppConfig) {
     const { maxBytes, ttlMs } = config.readCache;
@@ -35,9 +36,14 @@ export class ImmutableReadCache {
         : new LRUCache<string, CachedAnswer, Load>({
             maxSize: maxBytes,
             ttl: ttlMs,
+            // An expired answer still answers while its refresh runs in the background: the
+            // entries loaded together would otherwise expire together, and every request for
+            // them would wait behind one burst of database reads.
+            allowStale: true,
             sizeCalculation: (answer) => Math.max(1, Buffer.byteLength(answer.json)),
             fetchMethod: (_key, _stale, { context }) => context(),
           });
+    this.ttlMs = ttlMs;
   }
 
   /**
@@ -50,6 +56,8 @@ export class ImmutableReadCache {
       return { json, etag: etagOf(json) };
     };
     if (!this.cache) return load();
-    return (await this.cache.fetch(key, { context: load })) as CachedAnswer;
+    // Each entry's lifetime varies by up to a fifth, which spreads the refreshes out.
+    const ttl = Math.round(this.ttlMs * (0.8 + 0.2 * Math.random()));
+    return (await this.cache.fetch(key, { context: load, ttl })) as CachedAnswer;
   }
 }
