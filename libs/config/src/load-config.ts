@@ -78,7 +78,7 @@ export function loadConfig(
     },
     {
       maxBytes: (vars.READ_CACHE_MB ?? 16) * 1024 * 1024,
-      ttlMs: (vars.READ_CACHE_SECONDS ?? 5) * 1000,
+      ttlMs: (vars.READ_CACHE_SECONDS ?? 60) * 1000,
     },
   );
 }
