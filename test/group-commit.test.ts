@@ -2,21 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandBus } from '@nestjs/cqrs';
 import type { IngestRecord } from '#app/contracts';
 import {
-  CaptureScrape,
   CompanyProfileChanged,
   CompanyRegistered,
   DependencyMissingError,
-  ExtractPricing,
   PricingExtracted,
   PricingPageRegistered,
   RecordConflictError,
-  RegisterCompany,
-  RegisterPricingPage,
   ScrapeCaptured,
   streamIds,
   type IngestOutcome,
 } from '#app/domain';
 import { TransactionRunner } from '#app/persistence';
+import { commandFor } from '../apps/worker/src/ingestion/ingest.processor.js';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
@@ -33,24 +30,11 @@ let transactions: TransactionRunner;
 
 const origin = { batchId: null, requestId: null, jobId: null };
 
-function commandFor(record: IngestRecord) {
-  switch (record.type) {
-    case 'company':
-      return new RegisterCompany(record, origin);
-    case 'page':
-      return new RegisterPricingPage(record, origin);
-    case 'scrape':
-      return new CaptureScrape(record, origin);
-    case 'pricing':
-      return new ExtractPricing(record, origin);
-  }
-}
-
 /** Sends every record in the same turn; each settles with its outcome or its error. */
 function sendTogether(batch: IngestRecord[]) {
   return Promise.allSettled(
     batch.map((record) =>
-      commands.execute<ReturnType<typeof commandFor>, IngestOutcome>(commandFor(record)),
+      commands.execute<ReturnType<typeof commandFor>, IngestOutcome>(commandFor(record, origin)),
     ),
   );
 }

@@ -15,7 +15,8 @@ import {
 } from '#app/domain';
 import { UnrecoverableError, type Job } from 'bullmq';
 
-function commandFor(record: IngestRecord, origin: CommandOrigin) {
+/** The command that applies a record. */
+export function commandFor(record: IngestRecord, origin: CommandOrigin) {
   switch (record.type) {
     case 'company':
       return new RegisterCompany(record, origin);
