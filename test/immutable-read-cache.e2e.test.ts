@@ -37,8 +37,19 @@ afterAll(async () => {
 
 const files = (path: string) => getJson<{ count: number }>(api, path, key);
 
+/**
+ * Makes the cached answer of `path` a fresh one: an entry the fixture loaded earlier may have
+ * expired already, and its background refresh could then run after the test's change.
+ */
+async function freshlyCached(path: string): Promise<void> {
+  await sleep(1_100);
+  await getJson(api, path, key);
+  await sleep(200);
+}
+
 describe('the cache of version-addressed reads', () => {
   it('answers the files of a version from the cache until it expires', async () => {
+    await freshlyCached('/api/files/cached/version/20250301');
     expect((await files('/api/files/cached/version/20250301')).body.count).toBe(1);
     await transactions.query("DELETE FROM scrape_files WHERE company_slug = 'cached.io'");
     expect((await files('/api/files/cached/version/20250301')).body.count).toBe(1);
@@ -51,6 +62,7 @@ describe('the cache of version-addressed reads', () => {
 
   it('answers the pricing of a version from the cache, but never keeps a 404', async () => {
     const path = '/api/pricing/cached?version=20250301';
+    await freshlyCached(path);
     expect((await getJson(api, path, key)).status).toBe(200);
     await transactions.query("DELETE FROM pricing_snapshots WHERE company_slug = 'cached.io'");
     expect((await getJson(api, path, key)).status).toBe(200);
