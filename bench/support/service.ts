@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../test/support/free-port.js';
 
 /** A built service process (`node dist/apps/...`) started by a benchmark. */
 export interface ServiceProcess {
@@ -49,16 +49,6 @@ const ENTRIES = {
     readyPath: '/health/live',
   },
 } as const;
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 /**
  * Starts the API, the worker or a baseline with `env` on top of this process's, and waits until
