@@ -769,6 +769,20 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
       expect(usage.credits.used).toBe(admitted);
     });
 
+    it('bounds a flood of uncharged 404s from one key, which costs the key nothing', async () => {
+      const key = await limited.createKey(['read']);
+      const answers = await burst('/api/companies/no-such-company', key, 15);
+      const missed = answers.filter((response) => response.status === 404).length;
+      const refused = answers.filter((response) => response.status === 429);
+      expect(missed).toBeGreaterThanOrEqual(5);
+      expect(refused.length).toBe(15 - missed);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const response of refused) expectBurstRefusal(response);
+      const usage = await settledUsage(key);
+      expect(usage.hourly.used).toBe(0);
+      expect(usage.credits.used).toBe(0);
+    });
+
     it('answers the coded shape on files', async () => {
       const key = await limited.createKey(['read']);
       const answers = await burst(`/api/files/meter.io/version/${VERSION}`, key, 15);

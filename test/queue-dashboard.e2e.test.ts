@@ -1,25 +1,14 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '#app/config';
 import { INGEST_QUEUE, QUEUES } from '#app/contracts';
 import { Queue } from 'bullmq';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cspViolations, launchBrowser } from './support/browser.js';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
 
 const environment = testEnvironment({
@@ -260,12 +249,6 @@ describe('the queue dashboard without a browser', () => {
 
 describe('the queue dashboard in a browser', () => {
   it('logs in, shows a failed ingest job, and retries it', async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is not installed at ${CHROMIUM}: the queue dashboard test drives it ` +
-          '(on Debian: apt-get install chromium; .ci/run installs it)',
-      );
-    }
     // A page whose company is not known yet fails for good after INGEST_ATTEMPTS.
     const orphan = await api.ingest([records.page('orphan.io')]);
     const failed = await api.settled(orphan);
@@ -276,12 +259,13 @@ describe('the queue dashboard in a browser', () => {
       1,
     );
 
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const browser = await launchBrowser();
     try {
       const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
       // The board asks Google for its fonts; tests stay off the network.
       await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
       const page = await context.newPage();
+      const violations = cspViolations(page);
       await page.goto(`${dashboard}/queue/${INGEST_QUEUE}?status=failed`);
       expect(new URL(page.url()).pathname).toBe('/v1/admin/queues/login');
 
@@ -326,6 +310,8 @@ describe('the queue dashboard in a browser', () => {
       await page.goto(`${dashboard}/logout`);
       expect(new URL(page.url()).pathname).toBe('/v1/admin/queues/login');
       expect(await context.cookies()).toEqual([]);
+      // The security headers' Content-Security-Policy let the board load everything it uses.
+      expect(violations).toEqual([]);
     } finally {
       await browser.close();
     }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
+import helmet from '@fastify/helmet';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigModule, type AppConfig } from '#app/config';
 import { RequestMeter } from '#app/access';
@@ -23,11 +24,14 @@ import { ApiError } from './errors/api-error.js';
 import { ErrorBodyFilter } from './errors/error-body.filter.js';
 import { immutableResponseHook } from './http/immutable-response.js';
 import { requestIdFor } from './http/request-id.js';
+import { refuseLongUrl, refuseUnreadableRequest } from './http/request-limits.js';
 import { settleMetering } from './metering/metering.hook.js';
 import { setupOpenApi } from './openapi/document.js';
 
 /** Request bodies: a 1,000-record batch stays well below this. */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+/** The whole request must arrive within this (Fastify would wait forever): a slow sender gets 408. */
+export const REQUEST_TIMEOUT_MS = 60_000;
 
 @Module({})
 class HttpProcessModule {}
@@ -60,6 +64,8 @@ export async function createHttpApp(
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    clientErrorHandler: refuseUnreadableRequest,
     genReqId: requestIdFor,
     requestIdHeader: false,
     // Whom to believe about the client address, which bounds failed authentications.
@@ -72,6 +78,10 @@ export async function createHttpApp(
     { bufferLogs: true },
   );
   app.useLogger(app.get(Logger));
+  // Security headers on every answer. Helmet's default CSP fits the two HTML pages served
+  // (Swagger UI, the queue dashboard: scripts from this origin only); the login page sets a
+  // stricter one of its own. No CORS plugin: browsers may not call the API (see README).
+  await app.register(helmet);
   // Probes and scrapers address /health/* and /metrics without the API version.
   app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.useGlobalFilters(new ErrorBodyFilter());
@@ -91,6 +101,7 @@ export async function createHttpApp(
 }
 
 function configureFastify(fastify: FastifyInstance, meter: RequestMeter, metrics: Metrics): void {
+  fastify.addHook('onRequest', refuseLongUrl);
   fastify.addHook('onSend', async (request, reply, payload) => {
     void reply.header('x-request-id', request.id);
     // The ETag check first: it may turn a 200 into a 304, which is not charged.

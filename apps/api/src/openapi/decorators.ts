@@ -45,7 +45,7 @@ export function AdminAuth(): ClassDecorator & MethodDecorator {
 
 /** The two error body shapes: coded on files and pricing, general everywhere else. */
 export type ErrorFamily = 'general' | 'coded';
-export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 414 | 415 | 429 | 431 | 500 | 503;
 export type ErrorExamples = Partial<Record<ErrorStatus, Record<string, ApiResponseExamples>>>;
 
 const DESCRIPTIONS: Record<ErrorStatus, string> = {
@@ -54,7 +54,9 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   403: 'Valid credentials that may not use this route (plan or scope)',
   404: 'Not found',
   413: 'The request body is too large',
+  414: 'The URL is longer than 4 KB',
   415: 'The request body has a content type the route does not take',
+  431: 'The request line and headers together are larger than 16 KB',
   429:
     'A limit was reached: monthly credits, the hourly window, the burst limit, or failed ' +
     'authentications from this address. Retry after Retry-After',
@@ -75,8 +77,10 @@ function generalExample(
     403: 'Forbidden',
     404: 'Not Found',
     413: 'Payload Too Large',
+    414: 'URI Too Long',
     415: 'Unsupported Media Type',
     429: 'Rate limit exceeded',
+    431: 'Request Header Fields Too Large',
     500: 'Internal Server Error',
     503: 'Service Unavailable',
   };
@@ -241,14 +245,20 @@ function errorType(family: ErrorFamily, status: ErrorStatus): Type<unknown> {
 /**
  * The error responses a route can give, each with the body schema of its family and examples
  * (the route's own, else defaults for 401, 403, 413, 415, 429, 500 and 503). A route that
- * authenticates (401) can also answer 429 (limits) and 503 (Redis, which meters it, away).
+ * authenticates (401) can also answer 429 (limits) and 503 (Redis, which meters it, away);
+ * every route can answer 414 and 431 (a URL or headers past the size limits).
  */
 export function ApiErrorResponses(
   family: ErrorFamily,
   statuses: ErrorStatus[],
   examples: ErrorExamples = {},
 ): MethodDecorator {
-  const all = new Set<ErrorStatus>(statuses.includes(401) ? [...statuses, 429, 503] : statuses);
+  const all = new Set<ErrorStatus>([
+    ...statuses,
+    ...(statuses.includes(401) ? ([429, 503] as const) : []),
+    414,
+    431,
+  ]);
   return applyDecorators(
     ...[...all].map((status) => {
       const chosen = examples[status] ?? DEFAULT_EXAMPLES[family][status];

@@ -18,8 +18,10 @@ export const GENERAL_ERROR_CATEGORIES = [
   'Forbidden',
   'Not Found',
   'Payload Too Large',
+  'URI Too Long',
   'Unsupported Media Type',
   'Rate limit exceeded',
+  'Request Header Fields Too Large',
   'Internal Server Error',
   'Service Unavailable',
 ] as const;
@@ -94,6 +96,7 @@ const GENERAL_DETAILS: ApiPropertyOptions = {
     batch_id: { type: 'string', description: 'The batch that was not found' },
     id: { type: 'string', description: 'The key id that was not found' },
     retry_after: { type: 'integer', minimum: 0, description: 'Seconds to wait before retrying' },
+    limit_bytes: { type: 'integer', description: 'The size limit that was passed (414)' },
   },
 };
 
