@@ -103,6 +103,24 @@ export async function startService(
   };
 }
 
+/**
+ * Starts several services side by side with the same `env`; should one fail, stops those that
+ * started and throws its error.
+ */
+export async function startServices(
+  kinds: Array<keyof typeof ENTRIES>,
+  env: Record<string, string>,
+): Promise<ServiceProcess[]> {
+  const started = await Promise.allSettled(kinds.map((kind) => startService(kind, env)));
+  const running = started.flatMap((result) =>
+    result.status === 'fulfilled' ? [result.value] : [],
+  );
+  const failed = started.find((result) => result.status === 'rejected');
+  if (!failed) return running;
+  for (const service of running) await service.stop();
+  throw failed.reason;
+}
+
 /** VmHWM of a Linux process in MB; 0 once it has exited. */
 export function peakRssMb(pid: number | undefined): number {
   if (pid === undefined) return 0;
