@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { IngestRecord, RecordType } from '#app/domain';
 import { runI0 } from '../baselines/i0.js';
 import { benchEnvironment, type BenchEnvironment } from '../support/environment.js';
+import { BATCH_RECORDS, postBatch } from '../support/ingest.js';
 import {
   againstBaseline,
   underCeiling,
@@ -20,8 +21,6 @@ import { syntheticRecords, type SyntheticLogSpec } from '../support/synthetic-lo
 
 const MIN_RATIO = 0.5;
 const RSS_CEILING_MB = 250;
-/** The API's largest batch. */
-const BATCH_RECORDS = 1_000;
 const BATCHES_IN_FLIGHT = 4;
 const POLL_MS = 100;
 /** Polls of the read models between two questions about a batch's status. */
@@ -170,14 +169,7 @@ async function postBatches(
       const index = next / BATCH_RECORDS;
       const batch = records.slice(next, next + BATCH_RECORDS);
       next += BATCH_RECORDS;
-      const response = await fetch(`${origin}/v1/ingest/records`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify(batch),
-      });
-      const body = await response.text();
-      if (response.status !== 202) throw new Error(`ingest answered ${response.status}: ${body}`);
-      ids[index] = (JSON.parse(body) as { batch_id: string }).batch_id;
+      ids[index] = await postBatch(origin, headers, batch);
     }
   };
   await Promise.all(Array.from({ length: BATCHES_IN_FLIGHT }, sender));

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import type { DatabaseConfig } from '#app/config';
 import type { BenchContext } from './scenario.js';
 import { ROOT, SERVICE_NODE_FLAGS } from './service.js';
 
@@ -21,35 +22,76 @@ const BENCH_PLANS = {
 };
 
 /**
- * One scenario's own PostgreSQL schema and Redis namespace, migrated, with the environment
- * variables that point the API, the worker and the CLI at them.
+ * A run's own database and Redis namespace, migrated, with the environment variables that point
+ * the API, the worker and the CLI at them: on PostgreSQL a schema of its own, on SQLite a
+ * database file in a temporary directory.
  */
-export interface BenchEnvironment {
+export interface ServiceEnvironment {
   env: Record<string, string>;
-  schema: string;
-  /** A pool on the scenario's database whose connections use its schema. */
-  pool: pg.Pool;
-  /** Runs the built CLI (`node dist/apps/worker/src/cli.js ...`) with the scenario's env. */
+  /** The database the processes use, as their configuration reads DATABASE_URL. */
+  database: DatabaseConfig;
+  /** Runs the built CLI (`node dist/apps/worker/src/cli.js ...`) with the run's env. */
   cli(...args: string[]): Promise<string>;
   /** Creates a key on the unlimited bench plan; returns its secret. */
   createKey(scopes?: string): Promise<string>;
-  /** Drops the schema and the Redis keys. */
+  /** Drops the schema (or deletes the SQLite file) and the Redis keys. */
   cleanup(): Promise<void>;
+}
+
+/** A scenario's environment on PostgreSQL, with a pool for its own queries. */
+export interface BenchEnvironment extends ServiceEnvironment {
+  schema: string;
+  /** A pool on the scenario's database whose connections use its schema. */
+  pool: pg.Pool;
 }
 
 export async function benchEnvironment(
   context: BenchContext,
   name: string,
 ): Promise<BenchEnvironment> {
+  const environment = await serviceEnvironment(context, name);
+  if (environment.database.type !== 'postgres') {
+    await environment.cleanup();
+    throw new Error(`the benchmarks run on PostgreSQL, not ${context.databaseUrl}`);
+  }
+  const { schema } = environment.database;
+  const pool = new pg.Pool({
+    connectionString: context.databaseUrl,
+    max: 8,
+    options: `-c search_path=${schema}`,
+  });
+  return {
+    ...environment,
+    schema,
+    pool,
+    async cleanup() {
+      await pool.end();
+      await environment.cleanup();
+    },
+  };
+}
+
+/** `databaseUrl` is a PostgreSQL server's URL, or `sqlite` for a new database file. */
+export async function serviceEnvironment(
+  context: Pick<BenchContext, 'databaseUrl' | 'redisUrl'>,
+  name: string,
+): Promise<ServiceEnvironment> {
+  const sqlite = context.databaseUrl === 'sqlite';
+  if (!sqlite && !/^postgres(ql)?:\/\//.test(context.databaseUrl)) {
+    throw new Error(`the database must be a postgres:// URL or sqlite, not ${context.databaseUrl}`);
+  }
   const id = `${name.replace(/[^a-z0-9]/g, '_')}_${randomBytes(3).toString('hex')}`;
-  const schema = `bench_${id}`;
   const prefix = `{bench-${id}}`;
   const directory = mkdtempSync(join(tmpdir(), 'pricing-bench-'));
   const plansFile = join(directory, 'plans.json');
   writeFileSync(plansFile, JSON.stringify(BENCH_PLANS));
+  const database: DatabaseConfig = sqlite
+    ? { type: 'sqlite', path: join(directory, 'pricing.db') }
+    : { type: 'postgres', url: context.databaseUrl, schema: `bench_${id}` };
   const env: Record<string, string> = {
-    DATABASE_URL: context.databaseUrl,
-    DATABASE_SCHEMA: schema,
+    ...(database.type === 'postgres'
+      ? { DATABASE_URL: database.url, DATABASE_SCHEMA: database.schema }
+      : { DATABASE_URL: `sqlite:${database.path}` }),
     REDIS_URL: context.redisUrl,
     QUEUE_PREFIX: prefix,
     ADMIN_TOKEN: `bench-admin-token-${randomBytes(8).toString('hex')}`,
@@ -60,11 +102,6 @@ export async function benchEnvironment(
     BURST_LIMIT_PER_SECOND: '100000',
     AUTH_FAILURES_PER_MINUTE: '100000',
   };
-  const pool = new pg.Pool({
-    connectionString: context.databaseUrl,
-    max: 8,
-    options: `-c search_path=${schema}`,
-  });
   const cli = async (...args: string[]) => {
     const cliArgs = [...SERVICE_NODE_FLAGS, 'dist/apps/worker/src/cli.js', ...args];
     const { stdout } = await run(process.execPath, cliArgs, {
@@ -77,8 +114,7 @@ export async function benchEnvironment(
   await cli('migrate');
   return {
     env,
-    schema,
-    pool,
+    database,
     cli,
     async createKey(scopes = 'read') {
       const output = await cli(
@@ -93,8 +129,7 @@ export async function benchEnvironment(
       return (JSON.parse(output) as { key: string }).key;
     },
     async cleanup() {
-      await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await pool.end();
+      if (database.type === 'postgres') await dropSchema(database);
       rmSync(directory, { recursive: true, force: true });
       const redis = new Redis(context.redisUrl);
       try {
@@ -111,4 +146,14 @@ export async function benchEnvironment(
       }
     },
   };
+}
+
+async function dropSchema({ url, schema }: { url: string; schema: string }): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
 }

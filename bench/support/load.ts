@@ -133,40 +133,26 @@ export async function measureLatency(
   quick: boolean,
 ): Promise<LatencyResult> {
   const { probeSeconds } = loadDurations(quick);
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const latencies: number[] = [];
   const statusCodes: Record<string, number> = {};
   let errors = 0;
-  const inFlight = new Set<Promise<void>>();
-  const interval = 1000 / rate;
-  const start = performance.now();
-  const end = start + probeSeconds * 1000;
-  try {
-    for (let index = 0; ; index += 1) {
-      const due = start + index * interval;
-      if (due >= end) break;
-      const ahead = due - performance.now();
-      if (ahead >= 1) await sleep(ahead);
-      const variant = target.variants[index % target.variants.length]!;
-      const sent = send(agent, target, variant.path).then(
-        (status) => {
-          latencies.push(performance.now() - due);
-          statusCodes[status] = (statusCodes[status] ?? 0) + 1;
-        },
-        () => {
-          errors += 1;
-        },
-      );
-      inFlight.add(sent);
-      void sent.finally(() => inFlight.delete(sent));
-    }
-    await Promise.all(inFlight);
-  } finally {
-    agent.destroy();
-  }
+  await openLoop({
+    origin: target.origin,
+    headers: target.headers,
+    rate,
+    seconds: probeSeconds,
+    request: (index) => target.variants[index % target.variants.length]!,
+    onOutcome: (_, outcome) => {
+      if (!('status' in outcome)) {
+        errors += 1;
+        return;
+      }
+      latencies.push(outcome.ms);
+      statusCodes[outcome.status] = (statusCodes[outcome.status] ?? 0) + 1;
+    },
+  });
   latencies.sort((a, b) => a - b);
-  const at = (quantile: number) =>
-    latencies[Math.min(latencies.length - 1, Math.ceil(quantile * latencies.length) - 1)] ?? 0;
+  const at = (quantile: number) => percentile(latencies, quantile);
   const non2xx = Object.entries(statusCodes)
     .filter(([code]) => !code.startsWith('2'))
     .reduce((sum, [, count]) => sum + count, 0);
@@ -184,19 +170,107 @@ export async function measureLatency(
   };
 }
 
-function send(agent: Agent, target: LoadTarget, path: string): Promise<number> {
+/** The `quantile` (0-1) of latencies sorted in ascending order; 0 when there are none. */
+export function percentile(sorted: number[], quantile: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(quantile * sorted.length) - 1)] ?? 0;
+}
+
+/** One request of an open loop: a GET of a path, or a POST of a JSON body. */
+export interface OpenLoopRequest {
+  path: string;
+  /** JSON text to POST. */
+  body?: string;
+}
+
+/**
+ * What became of a request, timed in milliseconds from when it was due: an answer (with the
+ * body of a non-2xx one, for the reason), no answer within the timeout, or a failed connection.
+ */
+export type Outcome =
+  | { status: number; ms: number; errorBody?: string }
+  | { error: 'timeout' | 'network'; ms: number; message: string };
+
+/**
+ * Sends `rate` requests a second at even intervals for `seconds` (or until `signal` aborts),
+ * whatever the answers do, and waits for the last answers.
+ */
+export async function openLoop(options: {
+  origin: string;
+  headers?: Record<string, string>;
+  rate: number;
+  seconds: number;
+  signal?: AbortSignal;
+  /** A request that has no answer after this long ends as a timeout; none by default. */
+  timeoutMs?: number;
+  request(index: number): OpenLoopRequest;
+  onOutcome(index: number, outcome: Outcome): void;
+}): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const inFlight = new Set<Promise<void>>();
+  const interval = 1000 / options.rate;
+  const start = performance.now();
+  const end = start + options.seconds * 1000;
+  try {
+    for (let index = 0; !options.signal?.aborted; index += 1) {
+      const due = start + index * interval;
+      if (due >= end) break;
+      const ahead = due - performance.now();
+      if (ahead >= 1) await sleep(ahead);
+      const sent = send(agent, options, options.request(index)).then(
+        (answer) => options.onOutcome(index, { ...answer, ms: performance.now() - due }),
+        (error: Error & { timedOut?: boolean }) =>
+          options.onOutcome(index, {
+            error: error.timedOut ? 'timeout' : 'network',
+            ms: performance.now() - due,
+            message: error.timedOut ? `no answer in ${options.timeoutMs} ms` : error.message,
+          }),
+      );
+      inFlight.add(sent);
+      void sent.finally(() => inFlight.delete(sent));
+    }
+    await Promise.all(inFlight);
+  } finally {
+    agent.destroy();
+  }
+}
+
+function send(
+  agent: Agent,
+  options: { origin: string; headers?: Record<string, string>; timeoutMs?: number },
+  { path, body }: OpenLoopRequest,
+): Promise<{ status: number; errorBody?: string }> {
   return new Promise((resolve, reject) => {
+    const timeout =
+      options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
+    const fail = (error: Error) => reject(Object.assign(error, { timedOut: timeout?.aborted }));
     const outgoing = request(
-      `${target.origin}${path}`,
-      { agent, headers: target.headers },
+      `${options.origin}${path}`,
+      {
+        agent,
+        method: body === undefined ? 'GET' : 'POST',
+        headers:
+          body === undefined
+            ? options.headers
+            : { ...options.headers, 'content-type': 'application/json' },
+        signal: timeout,
+      },
       (response) => {
-        response.on('end', () => resolve(response.statusCode ?? 0));
-        response.on('error', reject);
-        response.resume();
+        const status = response.statusCode ?? 0;
+        response.on('error', fail);
+        if (status >= 200 && status < 300) {
+          response.on('end', () => resolve({ status }));
+          response.resume();
+          return;
+        }
+        // An error's body says why.
+        let errorBody = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (errorBody = (errorBody + chunk).slice(0, 500)));
+        response.on('end', () => resolve({ status, errorBody }));
       },
     );
-    outgoing.on('error', reject);
-    outgoing.end();
+    outgoing.on('error', fail);
+    outgoing.end(body);
   });
 }
 

@@ -50,14 +50,19 @@ function cells(row: Measurement): string[] {
 }
 
 /** Three significant figures or whole units, whichever is longer. */
-function figure(value: number): string {
+export function figure(value: number): string {
   if (Math.abs(value) >= 100) return Math.round(value).toLocaleString('en-US');
   return value.toPrecision(3);
 }
 
 export function printTable(measurements: Measurement[]): void {
-  const rows = [[...COLUMNS] as string[], ...measurements.map(cells)];
-  const widths = COLUMNS.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  printColumns([...COLUMNS], measurements.map(cells));
+}
+
+/** A plain-text table on stdout: each column as wide as its widest cell. */
+export function printColumns(header: string[], body: string[][]): void {
+  const rows = [header, ...body];
+  const widths = header.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const line = (row: string[]) =>
     row
       .map((cell, column) => cell.padEnd(widths[column]!))
@@ -74,13 +79,11 @@ export function printTable(measurements: Measurement[]): void {
 
 /** Writes the results; returns the paths written, relative to the project root. */
 export async function writeReport(context: BenchContext, summary: RunSummary): Promise<string[]> {
-  mkdirSync(RESULTS_DIRECTORY, { recursive: true });
   const date = summary.startedAt.toISOString().slice(0, 10);
   // A partial run must not overwrite the day's complete one.
   const name = [date, ...(summary.only ?? []), ...(summary.quick ? ['quick'] : [])].join('-');
   const machine = await machineInfo(context);
-  const resultsFile = `bench/results/${name}.json`;
-  const document = {
+  const resultsFile = await writeResults(name, {
     date: summary.startedAt.toISOString(),
     quick: summary.quick,
     only: summary.only,
@@ -88,8 +91,7 @@ export async function writeReport(context: BenchContext, summary: RunSummary): P
     durations_seconds: summary.durations,
     crashes: summary.crashes,
     measurements: summary.measurements,
-  };
-  await writeFormatted(resultsFile, JSON.stringify(document));
+  });
   const written = [resultsFile];
   if (summary.quick || summary.only !== null || summary.crashes.length > 0) return written;
 
@@ -98,6 +100,14 @@ export async function writeReport(context: BenchContext, summary: RunSummary): P
   await writeFormatted('BENCHMARKS.md', benchmarksDocument(summary, machine, resultsFile));
   written.push('BENCHMARKS.md');
   return written;
+}
+
+/** Writes `document` to bench/results/<name>.json; returns that path, relative to the root. */
+export async function writeResults(name: string, document: unknown): Promise<string> {
+  mkdirSync(RESULTS_DIRECTORY, { recursive: true });
+  const file = `bench/results/${name}.json`;
+  await writeFormatted(file, JSON.stringify(document));
+  return file;
 }
 
 /** Prettier's formatting, so `npm run lint` passes on what the run wrote. */
@@ -109,7 +119,8 @@ async function writeFormatted(file: string, text: string): Promise<void> {
 
 type MachineInfo = Awaited<ReturnType<typeof machineInfo>>;
 
-async function machineInfo(context: BenchContext) {
+/** The machine, the servers and the commit behind a run's figures. */
+export async function machineInfo(context: Pick<BenchContext, 'databaseUrl' | 'redisUrl'>) {
   const cpus = os.cpus();
   return {
     os: `${os.type()} ${os.release()} ${os.arch()}`,
@@ -118,7 +129,9 @@ async function machineInfo(context: BenchContext) {
     memory_gb: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
     node: process.version,
     // A run that crashed because a server is away still writes what it measured.
-    postgresql: await postgresVersion(context.databaseUrl).catch(unavailable),
+    postgresql: context.databaseUrl.startsWith('postgres')
+      ? await postgresVersion(context.databaseUrl).catch(unavailable)
+      : 'not used',
     redis: await redisVersion(context.redisUrl).catch(unavailable),
     git: await gitState(),
   };

@@ -12,6 +12,8 @@ export interface ServiceProcess {
   child: ChildProcess;
   /** The end of its output, for error messages. */
   output(): string;
+  /** Resident memory now, in MB (VmRSS of /proc/<pid>/status). */
+  rssMb(): number;
   /** Peak resident memory so far, in MB (VmHWM of /proc/<pid>/status). */
   peakRssMb(): number;
   stop(): Promise<void>;
@@ -92,6 +94,7 @@ export async function startService(
     origin,
     child,
     output: () => output,
+    rssMb: () => memoryMb(child.pid, 'VmRSS'),
     peakRssMb: () => peakRssMb(child.pid),
     async stop() {
       if (!running()) return;
@@ -103,12 +106,35 @@ export async function startService(
   };
 }
 
+/**
+ * Starts several services side by side with the same `env`; should one fail, stops those that
+ * started and throws its error.
+ */
+export async function startServices(
+  kinds: Array<keyof typeof ENTRIES>,
+  env: Record<string, string>,
+): Promise<ServiceProcess[]> {
+  const started = await Promise.allSettled(kinds.map((kind) => startService(kind, env)));
+  const running = started.flatMap((result) =>
+    result.status === 'fulfilled' ? [result.value] : [],
+  );
+  const failed = started.find((result) => result.status === 'rejected');
+  if (!failed) return running;
+  for (const service of running) await service.stop();
+  throw failed.reason;
+}
+
 /** VmHWM of a Linux process in MB; 0 once it has exited. */
 export function peakRssMb(pid: number | undefined): number {
+  return memoryMb(pid, 'VmHWM');
+}
+
+/** A memory line of /proc/<pid>/status (VmRSS: now, VmHWM: peak) in MB; 0 once it has exited. */
+function memoryMb(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
   if (pid === undefined) return 0;
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kilobytes = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+    const kilobytes = Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
     return kilobytes / 1024;
   } catch {
     return 0;

@@ -123,7 +123,11 @@ export function syntheticPage(companySlug: string, index: number): PageRecord {
  */
 export function syntheticVersion(spec: SyntheticLogSpec, pageNumber: number, index: number) {
   const step = Math.max(1, Math.floor(HISTORY_DAYS / spec.versionsPerPage));
-  const day = index * step + (pageNumber % step);
+  return versionOnDay(index * step + (pageNumber % step));
+}
+
+/** The version (YYYYMMDD) of the history's `day`th day. */
+function versionOnDay(day: number): string {
   return new Date(HISTORY_START_MS + day * DAY_MS).toISOString().slice(0, 10).replaceAll('-', '');
 }
 
@@ -237,10 +241,35 @@ export function* syntheticRecords(spec: SyntheticLogSpec): Generator<IngestRecor
   for (const { page, pageNumber, companyIndex } of allPages(spec)) {
     for (let v = 0; v < spec.versionsPerPage; v++) {
       const version = syntheticVersion(spec, pageNumber, v);
-      for (let s = 0; s < spec.scrapersPerVersion; s++) yield syntheticScrape(page, version, s);
-      if (extracted(spec, v)) yield syntheticPricing(page, version, companyIndex);
+      yield* versionRecords(spec, page, version, companyIndex, v);
     }
   }
+}
+
+/**
+ * What a pipeline sends after the spec's history, for as long as it is asked: a version of
+ * every page each day after the four years of history (so the dates last for millions of
+ * records), its scrapes followed by its extraction. No record repeats another or the history's.
+ */
+export function* laterRecords(spec: SyntheticLogSpec): Generator<IngestRecord> {
+  for (let v = spec.versionsPerPage; ; v++) {
+    const version = versionOnDay(HISTORY_DAYS + v - spec.versionsPerPage);
+    for (const { page, companyIndex } of allPages(spec)) {
+      yield* versionRecords(spec, page, version, companyIndex, v);
+    }
+  }
+}
+
+/** The scrapes of a page's `index`th version, `version`, then its extraction if it has one. */
+function* versionRecords(
+  spec: SyntheticLogSpec,
+  page: PageRecord,
+  version: string,
+  companyIndex: number,
+  index: number,
+): Generator<IngestRecord> {
+  for (let s = 0; s < spec.scrapersPerVersion; s++) yield syntheticScrape(page, version, s);
+  if (extracted(spec, index)) yield syntheticPricing(page, version, companyIndex);
 }
 
 function* allPages(spec: SyntheticLogSpec) {
