@@ -42,6 +42,11 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
       // A job whose worker died is handed to another worker after this long.
       lockDuration: this.config.ingest.lockMs,
       stalledInterval: this.config.ingest.lockMs,
+      // A stall (a lock that lapsed) is no fault of the record, and running a job again is safe
+      // (appends are idempotent). BullMQ fails a job at its second stall by default, and one
+      // Redis outage longer than the lock can cause two: the run it cut off, then the rerun,
+      // whose lock stops being renewed when the first run's clean-up untracks the same job id.
+      maxStalledCount: this.config.ingest.attempts,
     });
     this.worker.on('completed', (job, result) => {
       this.metrics.jobs.inc({ type: job.name, outcome: result.outcome });
