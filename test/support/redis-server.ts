@@ -1,11 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort } from './free-port.js';
 import { waitFor } from './wait-for.js';
 
 /**
- * A Redis of one test file's own (`redis-server` from PATH, nothing on disk), which the file
- * may stop and start again on the same port without disturbing other files.
+ * A Redis of one test file's own (`redis-server` from PATH), which the file may stop and start
+ * again on the same port without disturbing other files. By default nothing is on disk, so a
+ * restart empties it; with `appendOnly` it keeps an append-only file, fsynced before each
+ * write is answered, in a directory of its own, and a restart brings back every acknowledged
+ * write (as production's Redis must).
  */
 export class OwnRedis {
   private child: ChildProcess | null = null;
@@ -13,10 +19,15 @@ export class OwnRedis {
   private constructor(
     readonly port: number,
     private readonly password: string | null,
+    private readonly directory: string | null,
   ) {}
 
-  static async create(password: string | null = null): Promise<OwnRedis> {
-    return new OwnRedis(await freePort(), password);
+  static async create(
+    password: string | null = null,
+    { appendOnly = false }: { appendOnly?: boolean } = {},
+  ): Promise<OwnRedis> {
+    const directory = appendOnly ? mkdtempSync(join(tmpdir(), 'pricing-redis-')) : null;
+    return new OwnRedis(await freePort(), password, directory);
   }
 
   get url(): string {
@@ -28,7 +39,9 @@ export class OwnRedis {
   async start(): Promise<void> {
     if (this.child && this.child.exitCode === null && this.child.signalCode === null) return;
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', ''];
-    args.push('--appendonly', 'no');
+    if (this.directory) {
+      args.push('--dir', this.directory, '--appendonly', 'yes', '--appendfsync', 'always');
+    } else args.push('--appendonly', 'no');
     if (this.password !== null) args.push('--requirepass', this.password);
     this.child = spawn('redis-server', args, { stdio: 'ignore' });
     await waitFor('redis to answer', async () => {
@@ -55,5 +68,11 @@ export class OwnRedis {
     const exited = new Promise((done) => stopping.once('exit', done));
     stopping.kill('SIGKILL');
     await exited;
+  }
+
+  /** Stops it and deletes its files. */
+  async remove(): Promise<void> {
+    await this.stop();
+    if (this.directory) rmSync(this.directory, { recursive: true, force: true });
   }
 }

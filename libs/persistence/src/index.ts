@@ -31,3 +31,4 @@ export {
 export { PageReader } from './read-models/page.reader.js';
 export { ScrapeFileReader } from './read-models/scrape-file.reader.js';
 export { PricingSnapshotReader } from './read-models/pricing-snapshot.reader.js';
+export { isDatabaseUnavailable } from './database-unavailable.js';

@@ -1,4 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { isDatabaseUnavailable } from '#app/persistence';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.js';
 import { errorBody, usesCodedErrorShape, type ErrorDescription } from './error-body.js';
@@ -26,7 +27,9 @@ export function describeError(exception: unknown): ErrorDescription {
       message: fastifyError.message ?? 'Bad request',
     };
   }
-  if (isRedisUnavailable(exception)) {
+  // Redis or the database down, restarting or cut off: not the request's fault, and the same
+  // request may succeed shortly (a metered read's charge is given back, as for any non-2xx).
+  if (isRedisUnavailable(exception) || isDatabaseUnavailable(exception)) {
     return {
       status: 503,
       code: 'SERVICE_UNAVAILABLE',

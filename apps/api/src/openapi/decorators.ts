@@ -10,6 +10,7 @@ import {
   CodedErrorDto,
   CodedRateLimitedErrorDto,
   CodedServerErrorDto,
+  CodedServiceUnavailableErrorDto,
   GeneralErrorDto,
   GeneralServerErrorDto,
   RateLimitedErrorDto,
@@ -61,7 +62,9 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
     'A limit was reached: monthly credits, the hourly window, the burst limit, or failed ' +
     'authentications from this address. Retry after Retry-After',
   500: 'Unexpected server error; the body carries request_id and timestamp, never internals',
-  503: 'A backing service (Redis) is unreachable; nothing was done. Retry after Retry-After',
+  503:
+    'A backing service (Redis or the database) is unreachable; nothing was done. Retry after ' +
+    'Retry-After',
 };
 
 const KEY_HINT = 'Send the key as "Authorization: Bearer <key>" or "X-API-Key: <key>"';
@@ -170,7 +173,7 @@ const DEFAULT_EXAMPLES: Record<ErrorFamily, ErrorExamples> = {
     },
     503: {
       redis: {
-        summary: 'Redis unreachable',
+        summary: 'Redis or the database unreachable',
         value: {
           ...(generalExample(
             503,
@@ -232,11 +235,24 @@ const DEFAULT_EXAMPLES: Record<ErrorFamily, ErrorExamples> = {
         value: { error: 'A data query failed', code: 'DB_ERROR', ...SERVER_ERROR_TRACE },
       },
     },
+    503: {
+      unavailable: {
+        summary: 'Redis or the database unreachable',
+        value: {
+          error: 'A backing service is unavailable; nothing was done. Retry shortly',
+          code: 'SERVICE_UNAVAILABLE',
+          details: { retry_after: 5 },
+          retry_after: 5,
+        },
+      },
+    },
   },
 };
 
 function errorType(family: ErrorFamily, status: ErrorStatus): Type<unknown> {
-  if (status === 503) return ServiceUnavailableErrorDto;
+  if (status === 503) {
+    return family === 'coded' ? CodedServiceUnavailableErrorDto : ServiceUnavailableErrorDto;
+  }
   if (status === 429) return family === 'coded' ? CodedRateLimitedErrorDto : RateLimitedErrorDto;
   if (status >= 500) return family === 'coded' ? CodedServerErrorDto : GeneralServerErrorDto;
   return family === 'coded' ? CodedErrorDto : GeneralErrorDto;
@@ -245,8 +261,8 @@ function errorType(family: ErrorFamily, status: ErrorStatus): Type<unknown> {
 /**
  * The error responses a route can give, each with the body schema of its family and examples
  * (the route's own, else defaults for 401, 403, 413, 415, 429, 500 and 503). A route that
- * authenticates (401) can also answer 429 (limits) and 503 (Redis, which meters it, away);
- * every route can answer 414 and 431 (a URL or headers past the size limits).
+ * authenticates (401) can also answer 429 (limits) and 503 (Redis, which meters it, or the
+ * database away); every route can answer 414 and 431 (a URL or headers past the size limits).
  */
 export function ApiErrorResponses(
   family: ErrorFamily,

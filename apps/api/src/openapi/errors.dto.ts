@@ -200,8 +200,8 @@ export class RetryAfterDetailsDto {
 @ApiSchema({
   name: 'ServiceUnavailableError',
   description:
-    'A backing service (Redis) is unreachable; nothing was done. `retry_after` is given both at ' +
-    'the top level and in details, and as the Retry-After header.',
+    'A backing service (Redis or the database) is unreachable; nothing was done. `retry_after` ' +
+    'is given both at the top level and in details, and as the Retry-After header.',
 })
 export class ServiceUnavailableErrorDto {
   @ApiProperty({ enum: ['Service Unavailable'], example: 'Service Unavailable' })
@@ -209,6 +209,26 @@ export class ServiceUnavailableErrorDto {
 
   @ApiProperty({ example: 'A backing service is unavailable; nothing was done. Retry shortly' })
   message!: string;
+
+  @ApiProperty({ type: () => RetryAfterDetailsDto })
+  details!: RetryAfterDetailsDto;
+
+  @ApiProperty({ type: 'integer', minimum: 0, example: 5, description: 'Seconds to wait' })
+  retry_after!: number;
+}
+
+@ApiSchema({
+  name: 'CodedServiceUnavailableError',
+  description:
+    'A 503 on files and pricing, in their coded shape: a backing service (Redis or the ' +
+    'database) is unreachable; nothing was done. `retry_after` as in ServiceUnavailableError.',
+})
+export class CodedServiceUnavailableErrorDto {
+  @ApiProperty({ example: 'A backing service is unavailable; nothing was done. Retry shortly' })
+  error!: string;
+
+  @ApiProperty({ enum: ['SERVICE_UNAVAILABLE'], example: 'SERVICE_UNAVAILABLE' })
+  code!: string;
 
   @ApiProperty({ type: () => RetryAfterDetailsDto })
   details!: RetryAfterDetailsDto;

@@ -7,9 +7,13 @@ import {
   type IngestJobResult,
 } from '#app/contracts';
 import { Metrics } from '#app/observability';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { isDatabaseUnavailable } from '#app/persistence';
+import { isNotConnectionError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { IngestProcessor } from './ingest.processor.js';
+
+/** How long a worker takes no job after one met a database it could not reach. */
+const DATABASE_RETRY_MS = 1_000;
 
 /** Owns the BullMQ worker of the ingest queue: started with the app, drained on shutdown. */
 @Injectable()
@@ -17,6 +21,8 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
   private readonly logger = new Logger(IngestWorkerHost.name);
   private connection?: Redis;
   private worker?: Worker<IngestJobData, IngestJobResult>;
+  /** Set while jobs meet an unreachable database, so that the outage is logged once. */
+  private databaseDown = false;
 
   constructor(
     private readonly config: AppConfig,
@@ -29,13 +35,18 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
     this.connection = createRedisConnection(this.config.redis.url, 'worker', {
       maxRetriesPerRequest: null,
     });
-    this.worker = new Worker(INGEST_QUEUE, (job) => this.processor.process(job), {
+    this.worker = new Worker(INGEST_QUEUE, (job) => this.process(job), {
       connection: this.connection,
       prefix: this.config.redis.queuePrefix,
       concurrency: this.config.ingest.concurrency,
       // A job whose worker died is handed to another worker after this long.
       lockDuration: this.config.ingest.lockMs,
       stalledInterval: this.config.ingest.lockMs,
+      // A stall (a lock that lapsed) is no fault of the record, and running a job again is safe
+      // (appends are idempotent). BullMQ fails a job at its second stall by default, and one
+      // Redis outage longer than the lock can cause two: the run it cut off, then the rerun,
+      // whose lock stops being renewed when the first run's clean-up untracks the same job id.
+      maxStalledCount: this.config.ingest.attempts,
     });
     this.worker.on('completed', (job, result) => {
       this.metrics.jobs.inc({ type: job.name, outcome: result.outcome });
@@ -58,7 +69,35 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
       if (outcome === 'failed') this.logger.warn(fields, 'job failed for good');
       else this.logger.log(fields, 'job will be retried');
     });
-    this.worker.on('error', (error) => this.logger.error(`ingest worker: ${error.message}`));
+    // An unreachable Redis is reported once by the connection itself, not at every retry.
+    this.worker.on('error', (error) => {
+      if (isNotConnectionError(error)) this.logger.error(`ingest worker: ${error.message}`);
+    });
+  }
+
+  /**
+   * Runs a job. One that meets an unreachable database goes back to the queue without spending
+   * an attempt, and this worker takes no job for a moment (BullMQ's manual rate limit): an
+   * outage is not the record's fault, and may outlast every attempt's backoff.
+   */
+  private async process(job: Job<IngestJobData, IngestJobResult>): Promise<IngestJobResult> {
+    try {
+      const result = await this.processor.process(job);
+      if (this.databaseDown) this.logger.log('database reachable again: jobs resume');
+      this.databaseDown = false;
+      return result;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || !this.worker) throw error;
+      if (!this.databaseDown) {
+        this.logger.warn(
+          `database unreachable (${(error as Error).message}): jobs go back to the queue ` +
+            `without spending an attempt, and are tried again every ${DATABASE_RETRY_MS} ms`,
+        );
+      }
+      this.databaseDown = true;
+      await this.worker.rateLimit(DATABASE_RETRY_MS);
+      throw Worker.RateLimitError();
+    }
   }
 
   /**

@@ -32,7 +32,7 @@ export function commandFor(record: IngestRecord, origin: CommandOrigin) {
 /**
  * Turns a job into its command. Its only decisions are BullMQ's: which failures are final
  * (an invalid record, a conflict) and which are worth the queue's backoff (a missing company,
- * page or scrape; a database that is down).
+ * page or scrape). A database that is down is the worker host's to handle: no attempt is spent.
  */
 @Injectable()
 export class IngestProcessor {

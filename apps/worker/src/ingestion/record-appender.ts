@@ -8,6 +8,7 @@ import {
 } from '#app/domain';
 import {
   EventStore,
+  isDatabaseUnavailable,
   StreamConcurrencyError,
   Transaction,
   TransactionRunner,
@@ -81,8 +82,9 @@ export class RecordAppender {
       if (error instanceof StreamConcurrencyError && attempt < MAX_CONCURRENCY_RETRIES) {
         return this.commit(group, attempt + 1);
       }
-      if (group.length === 1) {
-        group[0]?.reject(error);
+      // With the database away, committing the members one by one would only fail each again.
+      if (group.length === 1 || isDatabaseUnavailable(error)) {
+        for (const member of group) member.reject(error);
         return;
       }
       for (const member of group) await this.commit([member]);

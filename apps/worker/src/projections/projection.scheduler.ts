@@ -13,6 +13,8 @@ export class ProjectionScheduler implements OnApplicationBootstrap, OnApplicatio
   private current: Promise<void> | null = null;
   private rerun = false;
   private stopped = false;
+  /** Set while runs fail, so that an outage is logged once rather than at every tick. */
+  private failing = false;
 
   constructor(
     private readonly config: AppConfig,
@@ -49,9 +51,12 @@ export class ProjectionScheduler implements OnApplicationBootstrap, OnApplicatio
         await this.runner.catchUp(undefined, { stopping: () => this.stopped });
       } catch (error) {
         // The next tick tries again; nothing was applied by the failed transaction.
-        this.logger.error(`projection run failed: ${(error as Error).message}`);
+        if (!this.failing) this.logger.error(`projection run failed: ${(error as Error).message}`);
+        this.failing = true;
         return;
       }
+      if (this.failing) this.logger.log('projection runs succeed again');
+      this.failing = false;
     } while (this.rerun && !this.stopped);
   }
 }

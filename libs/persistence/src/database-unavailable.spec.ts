@@ -1,0 +1,49 @@
+import { QueryFailedError } from 'typeorm';
+import { describe, expect, it } from 'vitest';
+import { isDatabaseUnavailable } from './database-unavailable.js';
+
+/** What node-postgres raises: an Error with the server's SQLSTATE, or a socket error's code. */
+function pgError(message: string, code?: string): Error {
+  return Object.assign(new Error(message), code === undefined ? {} : { code });
+}
+
+const failedQuery = (driverError: Error) => new QueryFailedError('SELECT 1', [], driverError);
+
+describe('isDatabaseUnavailable', () => {
+  it.each([
+    [
+      'a refused connection (server down)',
+      pgError('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
+    ],
+    ['a reset connection', pgError('read ECONNRESET', 'ECONNRESET')],
+    [
+      'a session ended by a fast shutdown (57P01)',
+      failedQuery(pgError('terminating connection due to administrator command', '57P01')),
+    ],
+    ['a server starting up (57P03)', pgError('the database system is starting up', '57P03')],
+    ['a connection exception (08006)', pgError('connection failure', '08006')],
+    [
+      'a connection cut under a query (no code)',
+      failedQuery(pgError('Connection terminated unexpectedly')),
+    ],
+    [
+      'a client the pool could not connect in time',
+      pgError('timeout exceeded when trying to connect'),
+    ],
+  ])('is true for %s', (_case, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it.each([
+    ['a unique violation (23505)', failedQuery(pgError('duplicate key value', '23505'))],
+    ['a missing table (42P01)', failedQuery(pgError('relation "x" does not exist', '42P01'))],
+    [
+      'a SQLite constraint',
+      failedQuery(pgError('UNIQUE constraint failed', 'SQLITE_CONSTRAINT_UNIQUE')),
+    ],
+    ['an error of the code itself', new TypeError('cannot read properties of undefined')],
+    ['something that is not an error', null],
+  ])('is false for %s', (_case, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});

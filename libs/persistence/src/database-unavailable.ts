@@ -1,0 +1,40 @@
+/** Socket errors of a database that is down, restarting or out of reach. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/**
+ * PostgreSQL's SQLSTATEs for "not now": class 08 (connection exception), 57P01 admin shutdown,
+ * 57P02 crash shutdown, 57P03 cannot connect now (starting up, shutting down, recovering),
+ * 53300 too many connections.
+ */
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+
+/** What node-postgres says when the server went away under a client (it carries no code). */
+const DROPPED_CONNECTION =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect)/;
+
+/**
+ * True when the database could not be reached or ended the session on its own account (down,
+ * restarting, shutting down, a connection cut): the statement failed through no fault of what
+ * it asked, and the same work may succeed once the database is back. A statement the database
+ * refused on its merits (a constraint, a missing table) is not this. TypeORM passes connection
+ * errors through as they are and wraps a failed query in a QueryFailedError with the driver's
+ * error beside it, so both are looked at.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const candidates = [error, (error as { driverError?: unknown } | null)?.driverError];
+  return candidates.some((candidate) => {
+    const { code, message } = (candidate ?? {}) as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) {
+      return true;
+    }
+    return typeof message === 'string' && DROPPED_CONNECTION.test(message);
+  });
+}
