@@ -158,7 +158,7 @@ describe('metered reads while Redis stalls or refuses writes', () => {
     expect((await read('/api/companies', key)).status).toBe(200);
   });
 
-  it('answers 503 within seconds when Redis stops answering, and serves again when it resumes', async () => {
+  it('answers 503 within seconds when Redis stops answering, serves again when it resumes, and charges only the 2xx', async () => {
     const key = await api.createKey(['read']);
     expect((await read('/api/companies', key)).status).toBe(200);
     redis!.kill('SIGSTOP');
@@ -175,5 +175,14 @@ describe('metered reads while Redis stalls or refuses writes', () => {
       return response.status === 200 ? response : undefined;
     });
     expect(recovered.status).toBe(200);
+    // Redis ran the stalled count once it resumed, after the request had its 503: that charge
+    // is given back, so the key ends charged for its two 2xx answers only.
+    const credits = () =>
+      getJson<{ credits: { used: number } }>(api, '/api/usage', key).then(
+        (usage) => usage.body.credits.used,
+      );
+    await waitFor('the late charge to be given back', async () =>
+      (await credits()) === 2 ? true : undefined,
+    );
   });
 });

@@ -275,10 +275,10 @@ async function lastReading<T>(
 
 /**
  * The read key was charged once for each 2xx read: none of those charges is lost, and nothing
- * else is charged, but for one known gap. A metering command that Redis ran after the API had
- * stopped waiting for it (its one-second timeout: a stalled Redis, or an API process starved of
- * CPU for that long) leaves a charge behind a 503; the client sees a 503 without X-RateLimit-*
- * headers, so those bound the excess.
+ * else is charged, but for one known gap. A count Redis ran after the API stopped waiting for
+ * it (one second) is given back when its late reply arrives; but when Redis is killed after
+ * running a count and before its reply left, no reply ever comes, and that charge stays behind a
+ * 503. Such a client sees a 503 without X-RateLimit-* headers, so those bound the excess.
  */
 export async function expectReadsChargedOnce(
   api: ApiProcess,

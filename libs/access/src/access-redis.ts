@@ -6,12 +6,15 @@ import type { LuaScript } from './metering/lua-script.js';
 
 /**
  * The connection metering and key revocations use, and the names of their keys. A command fails
- * fast when Redis is away or stalls (one retry, a one-second timeout), so a request answers 503
+ * fast when Redis is away or stalls (one retry, a one-second deadline), so a request answers 503
  * instead of waiting; a command whose answer was lost is not sent again after a reconnection
  * (it may have been counted already). It connects on first use, so a command-line run that
  * needs no Redis opens none.
  */
-const COMMAND_TIMEOUT_MS = 1_000;
+const COMMAND_DEADLINE_MS = 1_000;
+
+/** The error of a command past its deadline; the error filter answers it with 503. */
+const pastDeadline = () => new Error('Command timed out');
 
 @Injectable()
 export class AccessRedis implements OnApplicationShutdown {
@@ -21,7 +24,7 @@ export class AccessRedis implements OnApplicationShutdown {
   constructor(config: AppConfig) {
     this.connection = createRedisConnection(config.redis.url, 'access', {
       maxRetriesPerRequest: 1,
-      commandTimeout: COMMAND_TIMEOUT_MS,
+      // No commandTimeout: it would hide the reply of a command Redis still runs (see run()).
       autoResendUnfulfilledCommands: false,
       lazyConnect: true,
       // The counting of requests served side by side goes out in one write.
@@ -43,8 +46,30 @@ export class AccessRedis implements OnApplicationShutdown {
     return `${this.namespace}:keys:revoked`;
   }
 
-  /** Runs a script by its SHA-1; loads it (once per Redis server) when Redis does not know it. */
-  async run(script: LuaScript, keys: string[], args: (string | number)[]): Promise<unknown> {
+  /**
+   * Runs a script by its SHA-1, failing past the deadline. A stalled Redis, or a reconnection
+   * that sends the command from ioredis's offline queue, may still run it after that:
+   * `onLateReply` then gets its reply, so that a caller can undo what the script did.
+   */
+  run(
+    script: LuaScript,
+    keys: string[],
+    args: (string | number)[],
+    onLateReply?: (reply: unknown) => void,
+  ): Promise<unknown> {
+    return this.withinDeadline(this.evalsha(script, keys, args), onLateReply);
+  }
+
+  publish(channel: string, message: string): Promise<number> {
+    return this.withinDeadline(this.connection.publish(channel, message));
+  }
+
+  /** Loads the script (once per Redis server) when Redis does not know it. */
+  private async evalsha(
+    script: LuaScript,
+    keys: string[],
+    args: (string | number)[],
+  ): Promise<unknown> {
     try {
       return await this.connection.evalsha(script.sha, keys.length, ...keys, ...args);
     } catch (error) {
@@ -52,6 +77,27 @@ export class AccessRedis implements OnApplicationShutdown {
       await this.connection.script('LOAD', script.lua);
       return this.connection.evalsha(script.sha, keys.length, ...keys, ...args);
     }
+  }
+
+  private withinDeadline<T>(command: Promise<T>, onLateReply?: (reply: T) => void): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let late = false;
+      const timer = setTimeout(() => {
+        late = true;
+        reject(pastDeadline());
+      }, COMMAND_DEADLINE_MS);
+      command.then(
+        (reply) => {
+          clearTimeout(timer);
+          if (!late) resolve(reply);
+          else onLateReply?.(reply);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error as Error);
+        },
+      );
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -113,7 +113,7 @@ export class ApiKeysService {
     const revoked = await this.keys.revoke(id, now.toISOString());
     this.cache.forget(id);
     try {
-      await this.redis.connection.publish(this.redis.revocationChannel, id);
+      await this.redis.publish(this.redis.revocationChannel, id);
     } catch (error) {
       this.logger.warn(
         `key ${id} is revoked, but API processes could not be told (${(error as Error).message}); ` +

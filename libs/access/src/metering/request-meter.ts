@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig, type PlanDefinition } from '#app/config';
 import { AccessRedis } from '../access-redis.js';
 import { creditMonth, HOUR_MS, nextCreditReset } from './calendar.js';
@@ -19,6 +19,8 @@ type ScriptReply = [MeterOutcome, number, number, number, number];
  */
 @Injectable()
 export class RequestMeter {
+  private readonly logger = new Logger(RequestMeter.name);
+
   constructor(
     private readonly redis: AccessRedis,
     private readonly config: AppConfig,
@@ -32,6 +34,16 @@ export class RequestMeter {
   ): Promise<Metering> {
     const month = creditMonth(now);
     const creditsReset = nextCreditReset(now).getTime();
+    const settle = (reply: ScriptReply): Metering => {
+      const reading = this.reading(reply, plan, now);
+      const counted = mode === 'charge' && reading.outcome === 'ok';
+      return {
+        reading,
+        ticket: counted
+          ? { apiKeyId, plan, windowStartedAt: reading.hourly.windowStartedAt!, creditMonth: month }
+          : null,
+      };
+    };
     const reply = (await this.redis.run(
       METER_SCRIPT,
       [
@@ -48,15 +60,10 @@ export class RequestMeter {
         creditsReset + HOUR_MS,
         this.config.limits.burstPerSecond,
       ],
+      // The request was answered 503 without waiting for this count: give it back.
+      (late) => this.giveBackLateCharge(settle(late as ScriptReply).ticket),
     )) as ScriptReply;
-    const reading = this.reading(reply, plan, now);
-    const counted = mode === 'charge' && reading.outcome === 'ok';
-    return {
-      reading,
-      ticket: counted
-        ? { apiKeyId, plan, windowStartedAt: reading.hourly.windowStartedAt!, creditMonth: month }
-        : null,
-    };
+    return settle(reply);
   }
 
   /** A key's counters, changing nothing. A plan no longer configured allows nothing. */
@@ -82,6 +89,16 @@ export class RequestMeter {
       [ticket.windowStartedAt, now.getTime()],
     )) as ScriptReply;
     return this.reading(reply, ticket.plan, now);
+  }
+
+  private giveBackLateCharge(ticket: ChargeTicket | null): void {
+    if (!ticket) return;
+    this.refund(ticket).catch((error: unknown) =>
+      this.logger.warn(
+        `could not give back a charge of key ${ticket.apiKeyId} counted after its request ` +
+          `was answered 503 (${(error as Error).message})`,
+      ),
+    );
   }
 
   private reading(
