@@ -171,7 +171,11 @@ export class ApiKeysService {
     const last = this.lastUsedWrites.get(id) ?? 0;
     if (now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
     this.lastUsedWrites.set(id, now.getTime());
-    await this.keys.touchLastUsed(id, now.toISOString());
+    // Informative only: a database that is down must not refuse a request the key allows
+    // (an ingest needs only Redis). Tried again a resolution later.
+    await this.keys.touchLastUsed(id, now.toISOString()).catch((error: unknown) => {
+      this.logger.warn(`could not note the use of key ${id}: ${(error as Error).message}`);
+    });
   }
 }
 
