@@ -150,7 +150,7 @@ export class AdminKeysController {
   })
   @ApiParam({ name: 'id', description: 'The key id', schema: { type: 'string' } })
   @ApiNoContentResponse({ description: 'The key is revoked' })
-  @ApiErrorResponses('general', [401, 404, 500], {
+  @ApiErrorResponses('general', [400, 401, 404, 500], {
     401: ADMIN_TOKEN_REFUSED,
     404: UNKNOWN_KEY,
   })
@@ -169,7 +169,7 @@ export class AdminKeysController {
   })
   @ApiParam({ name: 'id', description: 'The key id', schema: { type: 'string' } })
   @ApiOkResponse({ type: KeyUsageDto, description: "The key's plan and counters" })
-  @ApiErrorResponses('general', [401, 404, 429, 500, 503], {
+  @ApiErrorResponses('general', [400, 401, 404, 429, 500, 503], {
     401: ADMIN_TOKEN_REFUSED,
     404: UNKNOWN_KEY,
   })
