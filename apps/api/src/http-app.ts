@@ -20,7 +20,7 @@ import type { Logger as PinoInstance } from 'pino';
 import { registerQueueDashboard } from './admin/queue-dashboard.js';
 import { ApiModule } from './api.module.js';
 import { ApiError } from './errors/api-error.js';
-import { ErrorBodyFilter } from './errors/error-body.filter.js';
+import { ErrorBodyFilter, sendFrameworkError } from './errors/error-body.filter.js';
 import { immutableResponseHook } from './http/immutable-response.js';
 import { requestIdFor } from './http/request-id.js';
 import { settleMetering } from './metering/metering.hook.js';
@@ -28,6 +28,9 @@ import { setupOpenApi } from './openapi/document.js';
 
 /** Request bodies: a 1,000-record batch stays well below this. */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+
+/** Longer than any URL Node accepts (its request line and headers share 16 KB). */
+const MAX_PARAM_LENGTH = 64 * 1024;
 
 @Module({})
 class HttpProcessModule {}
@@ -64,6 +67,10 @@ export async function createHttpApp(
     requestIdHeader: false,
     // Whom to believe about the client address, which bounds failed authentications.
     trustProxy: config.http.trustProxy,
+    // The router would answer an undocumented 414 for a parameter over 100 characters, below
+    // the longest slug a record may carry; Node's header size limit already bounds the URL.
+    maxParamLength: MAX_PARAM_LENGTH,
+    frameworkErrors: sendFrameworkError,
   });
   const logger = createLogger(config, extraModules.length > 0 ? 'api+worker' : 'api');
   const app = await NestFactory.create<NestFastifyApplication>(
