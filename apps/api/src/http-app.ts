@@ -69,7 +69,7 @@ export async function createHttpApp(
     trustProxy: config.http.trustProxy,
     // The router would answer an undocumented 414 for a parameter over 100 characters, below
     // the longest slug a record may carry; Node's header size limit already bounds the URL.
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: sendFrameworkError,
   });
   const logger = createLogger(config, extraModules.length > 0 ? 'api+worker' : 'api');
