@@ -21,7 +21,7 @@ import type { Logger as PinoInstance } from 'pino';
 import { registerQueueDashboard } from './admin/queue-dashboard.js';
 import { ApiModule } from './api.module.js';
 import { ApiError } from './errors/api-error.js';
-import { ErrorBodyFilter } from './errors/error-body.filter.js';
+import { ErrorBodyFilter, sendFrameworkError } from './errors/error-body.filter.js';
 import { immutableResponseHook } from './http/immutable-response.js';
 import { requestIdFor } from './http/request-id.js';
 import { refuseLongUrl, refuseUnreadableRequest } from './http/request-limits.js';
@@ -32,6 +32,9 @@ import { setupOpenApi } from './openapi/document.js';
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 /** The whole request must arrive within this (Fastify would wait forever): a slow sender gets 408. */
 export const REQUEST_TIMEOUT_MS = 60_000;
+
+/** Longer than any URL Node accepts (its request line and headers share 16 KB). */
+const MAX_PARAM_LENGTH = 64 * 1024;
 
 @Module({})
 class HttpProcessModule {}
@@ -70,6 +73,10 @@ export async function createHttpApp(
     requestIdHeader: false,
     // Whom to believe about the client address, which bounds failed authentications.
     trustProxy: config.http.trustProxy,
+    // The router would answer an undocumented 414 for a parameter over 100 characters, below
+    // the longest slug a record may carry; Node's header size limit already bounds the URL.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: sendFrameworkError,
   });
   const logger = createLogger(config, extraModules.length > 0 ? 'api+worker' : 'api');
   const app = await NestFactory.create<NestFastifyApplication>(

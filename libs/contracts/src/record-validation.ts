@@ -8,6 +8,7 @@ import {
   IsIn,
   IsInt,
   IsNumber,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -117,7 +118,10 @@ class ChargeInputDto {
   @Min(0)
   price!: number | null;
   @identifier('charge_type') charge_type!: string;
+  // ValidateNested alone lets an array through where an object belongs (it validates the
+  // array's items, none in []): IsObject here and on the items of plans, charges, discounts.
   @ValidateIf((_, v) => v !== null)
+  @IsObject({ message: 'pricing_metric must be an object or null' })
   @ValidateNested()
   @Type(() => PricingMetricInputDto)
   pricing_metric!: PricingMetricInputDto | null;
@@ -140,8 +144,13 @@ class PlanInputDto {
   @IsString() @MinLength(1) @MaxLength(200) display_name!: string;
   @IsString() @MinLength(1) @MaxLength(200) internal_name!: string;
   @IsBoolean() add_on!: boolean;
-  @IsArray() @ValidateNested({ each: true }) @Type(() => ChargeInputDto) charges!: ChargeInputDto[];
   @IsArray()
+  @IsObject({ each: true, message: 'each charge must be an object' })
+  @ValidateNested({ each: true })
+  @Type(() => ChargeInputDto)
+  charges!: ChargeInputDto[];
+  @IsArray()
+  @IsObject({ each: true, message: 'each discount must be an object' })
   @ValidateNested({ each: true })
   @Type(() => DiscountInputDto)
   discounts!: DiscountInputDto[];
@@ -150,7 +159,11 @@ class PlanInputDto {
 class PricingRecordInput extends PageVersionKeyInput {
   @Equals('pricing') type!: 'pricing';
   @IsOptional() @IsString() scraper?: string;
-  @IsArray() @ValidateNested({ each: true }) @Type(() => PlanInputDto) plans!: PlanInputDto[];
+  @IsArray()
+  @IsObject({ each: true, message: 'each plan must be an object' })
+  @ValidateNested({ each: true })
+  @Type(() => PlanInputDto)
+  plans!: PlanInputDto[];
 }
 
 const INPUT_CLASSES = {
@@ -167,6 +180,48 @@ const OPTIONS: ValidatorOptions = {
   forbidUnknownValues: true,
 };
 
+/**
+ * How deep arrays and objects may nest in a pushed value. A record's own structure is six levels
+ * deep and its free-form fields (included_quantity, overage_info) get the rest; class-transformer
+ * recurses once per level, so a value thousands of levels deep would overflow the stack.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+export interface JsonShapeProblem {
+  /** Where, as a dotted path (`plans.0.charges`); empty for the value itself. */
+  field: string;
+  reason: string;
+}
+
+/**
+ * A part of `value` that must not reach class-transformer or the database, walked
+ * without recursion: nesting deeper than MAX_JSON_DEPTH; a key every object inherits
+ * (`constructor`, `__proto__`, `toString`...), which class-validator takes for a declared field
+ * and class-transformer for the value's class (it throws); or a NUL character, which
+ * PostgreSQL refuses in text (an event holding one would stop the projections for good).
+ */
+export function jsonShapeProblem(value: unknown): JsonShapeProblem | null {
+  const pending: [unknown, number, string][] = [[value, 1, '']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [current, depth, field] = next;
+    if (typeof current === 'string' && current.includes('\0')) {
+      return { field, reason: 'text must not contain the NUL character' };
+    }
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > MAX_JSON_DEPTH) {
+      return { field, reason: `arrays and objects may nest at most ${MAX_JSON_DEPTH} levels deep` };
+    }
+    for (const [key, child] of Object.entries(current)) {
+      const at = field ? `${field}.${key}` : key;
+      if (!Array.isArray(current) && (key in Object.prototype || key.includes('\0'))) {
+        return { field: at, reason: `the key ${JSON.stringify(key)} is not allowed` };
+      }
+      pending.push([child, depth + 1, at]);
+    }
+  }
+  return null;
+}
+
 /** Why a pushed value is not a valid record (empty when it is). Used by the API and the worker. */
 export async function recordProblems(
   value: unknown,
@@ -175,6 +230,8 @@ export async function recordProblems(
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return ['a record must be a JSON object'];
   }
+  const shape = jsonShapeProblem(value);
+  if (shape) return [`${shape.field}: ${shape.reason}`];
   const type = (value as { type?: unknown }).type;
   if (typeof type !== 'string' || !(RECORD_TYPES as readonly string[]).includes(type)) {
     return [`type must be one of: ${RECORD_TYPES.join(', ')}`];

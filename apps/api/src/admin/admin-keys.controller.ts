@@ -24,9 +24,12 @@ import { ApiKeyListDto, CreatedApiKeyDto } from '../openapi/admin.dto.js';
 import { KeyUsageDto } from '../openapi/usage.dto.js';
 import { usageRepresentation } from '../usage/usage-representation.js';
 import { AdminAuth, ApiErrorResponses } from '../openapi/decorators.js';
+import { PATTERNS } from '../openapi/patterns.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
 import { CreateKeyDto } from './create-key.dto.js';
+
+const KEY_ID = new RegExp(PATTERNS.uuid);
 
 /** The documented 401 of every admin operation. */
 const ADMIN_TOKEN_REFUSED = {
@@ -150,7 +153,7 @@ export class AdminKeysController {
   })
   @ApiParam({ name: 'id', description: 'The key id', schema: { type: 'string' } })
   @ApiNoContentResponse({ description: 'The key is revoked' })
-  @ApiErrorResponses('general', [401, 404, 500], {
+  @ApiErrorResponses('general', [400, 401, 404, 500], {
     401: ADMIN_TOKEN_REFUSED,
     404: UNKNOWN_KEY,
   })
@@ -169,7 +172,7 @@ export class AdminKeysController {
   })
   @ApiParam({ name: 'id', description: 'The key id', schema: { type: 'string' } })
   @ApiOkResponse({ type: KeyUsageDto, description: "The key's plan and counters" })
-  @ApiErrorResponses('general', [401, 404, 429, 500, 503], {
+  @ApiErrorResponses('general', [400, 401, 404, 429, 500, 503], {
     401: ADMIN_TOKEN_REFUSED,
     404: UNKNOWN_KEY,
   })
@@ -180,7 +183,9 @@ export class AdminKeysController {
   }
 
   private async existingKey(id: string): Promise<ApiKeyView> {
-    const key = await this.keys.find(id);
+    // Key ids are UUIDs: other text names no key and is not sent to the database (PostgreSQL
+    // refuses a NUL in a query parameter, which would be a 500).
+    const key = KEY_ID.test(id) ? await this.keys.find(id) : null;
     if (!key) throw new ApiError(404, 'KEY_NOT_FOUND', `No API key ${id}`, { id });
     return key;
   }

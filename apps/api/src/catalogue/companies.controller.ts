@@ -182,7 +182,7 @@ export class CompaniesController {
         expected: 'pages',
       });
     }
-    const company = await this.companies.findBySlug(slug);
+    const company = await this.slugs.company(slug);
     if (!company) throw await this.slugs.unknownSlugWithSuggestion(slug, 'company');
     if (!includePages) return companyDetail(company);
     const pages = await this.pages.listByCompany(company.slug);

@@ -40,6 +40,14 @@ export function integerParameter(
 export function optionalText(name: string, value: QueryValue, maxLength = 200): string | undefined {
   const text = single(name, value);
   if (text === undefined || text === '') return undefined;
+  // No record may hold one, and PostgreSQL refuses it in a query parameter (a 500).
+  if (text.includes('\0')) {
+    throw new ApiError(400, 'INVALID_PARAMETER', `${name} must not contain the NUL character`, {
+      parameter: name,
+      provided: text.slice(0, maxLength),
+      expected: 'text without the NUL character',
+    });
+  }
   if (text.length > maxLength) {
     throw new ApiError(400, 'INVALID_PARAMETER', `${name} is longer than ${maxLength} characters`, {
       parameter: name,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { COMPANY_SLUG } from '#app/domain';
 import {
   CompanyReader,
   PageReader,
@@ -25,8 +26,18 @@ export class SlugResolver {
     private readonly pages: PageReader,
   ) {}
 
+  /**
+   * The company with exactly this slug. Every slug form (full, without extension, composite)
+   * has the shape of a company slug; other text names nothing and is not sent to the database
+   * (PostgreSQL refuses a NUL in a query parameter, which would be a 500).
+   */
+  async company(slug: string): Promise<CompanyEntity | null> {
+    return COMPANY_SLUG.test(slug) ? this.companies.findBySlug(slug) : null;
+  }
+
   /** The target, or null when nothing has that slug. */
   async resolve(slug: string): Promise<SlugTarget | null> {
+    if (!COMPANY_SLUG.test(slug)) return null;
     const company = await this.companies.findBySlug(slug);
     if (company) return this.companyTarget(company);
     const [byBase] = await this.companies.findByBase(slug);
@@ -81,6 +92,7 @@ export class SlugResolver {
 
   /** The closest existing company slug, when one is close enough to be a likely typo. */
   private async suggestion(slug: string): Promise<string | null> {
+    if (!COMPANY_SLUG.test(slug)) return null;
     const candidates = await this.companies.slugsLike(slug);
     if (candidates.length === 0) return null;
     const best = closest(slug, candidates);

@@ -100,6 +100,19 @@ function sendError(exception: unknown, request: FastifyRequest, reply: FastifyRe
   void reply.status(description.status).send(errorBody(description, request.url, request.id));
 }
 
+/**
+ * Fastify's router refuses a path it cannot decode (a malformed escape, broken UTF-8) before any
+ * hook or filter runs: the same documented body, with the request id onSend would have added.
+ */
+export function sendFrameworkError(
+  error: Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  void reply.header('x-request-id', request.id);
+  sendError(error, request, reply);
+}
+
 /** Every error, including Fastify's own (Nest routes them here), leaves in the documented body. */
 @Catch()
 export class ErrorBodyFilter implements ExceptionFilter {

@@ -1,4 +1,5 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import { jsonShapeProblem } from '#app/contracts';
 import { ApiError } from '../errors/api-error.js';
 
 function problems(errors: ValidationError[], path = ''): { field: string; reasons: string[] }[] {
@@ -9,8 +10,24 @@ function problems(errors: ValidationError[], path = ''): { field: string; reason
   });
 }
 
+/**
+ * Refuses, before class-transformer sees it, a body it would choke on (nested thousands deep, or
+ * with a `constructor` key) or that the database would refuse (a NUL character).
+ */
+class ShapeCheckingValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const shape = jsonShapeProblem(value);
+    if (shape) {
+      throw new ApiError(400, 'VALIDATION_FAILED', 'The request body is invalid', {
+        errors: [{ field: shape.field, reasons: [shape.reason] }],
+      });
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 /** Request bodies: unknown fields refused, failures in the documented 400 body. */
-export const validationPipe = new ValidationPipe({
+export const validationPipe = new ShapeCheckingValidationPipe({
   whitelist: true,
   forbidNonWhitelisted: true,
   exceptionFactory: (errors) =>

@@ -129,7 +129,7 @@ export class IngestController {
     schema: { type: 'string', format: 'uuid', pattern: PATTERNS.uuid },
   })
   @ApiOkResponse({ type: BatchStatusDto, description: 'The batch' })
-  @ApiErrorResponses('general', [401, 403, 404, 500, 503], {
+  @ApiErrorResponses('general', [400, 401, 403, 404, 500, 503], {
     404: {
       unknown: {
         summary: 'Unknown batch',

@@ -97,6 +97,12 @@ const SERVER_ERROR_TRACE = {
 
 const DEFAULT_EXAMPLES: Record<ErrorFamily, ErrorExamples> = {
   general: {
+    400: {
+      badUrl: {
+        summary: 'A path that is not valid percent-encoded UTF-8',
+        value: generalExample(400, "'/v1/admin/keys/%E0%A4%A' is not a valid url component"),
+      },
+    },
     401: {
       missing: {
         summary: 'No key',

@@ -3,6 +3,12 @@ import { CATEGORIES } from '#app/domain';
 import { PATTERNS } from './patterns.js';
 import { ANY_JSON_VALUE } from './pricing.dto.js';
 
+/** What record validation allows in a free-form field (jsonShapeProblem in libs/contracts). */
+const FREE_FORM =
+  'Any JSON value, stored as given. Like every part of a record, it nests at most 32 levels, ' +
+  'holds no NUL character, and uses no key every JavaScript object inherits (constructor, ' +
+  '__proto__, toString...)';
+
 /**
  * Bodies of the ingestion routes, as documentation classes. The records are checked by
  * libs/contracts (record-validation.ts): these classes describe the same rules for readers.
@@ -156,10 +162,10 @@ export class ChargeInputDto {
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200, example: '$10/user/month' })
   price_display?: string | null;
 
-  @ApiPropertyOptional({ ...ANY_JSON_VALUE, description: 'Any JSON value, stored as given' })
+  @ApiPropertyOptional({ ...ANY_JSON_VALUE, description: FREE_FORM })
   included_quantity?: unknown;
 
-  @ApiPropertyOptional({ ...ANY_JSON_VALUE, description: 'Any JSON value, stored as given' })
+  @ApiPropertyOptional({ ...ANY_JSON_VALUE, description: FREE_FORM })
   overage_info?: unknown;
 }
 
