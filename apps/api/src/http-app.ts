@@ -24,7 +24,7 @@ import { ApiError } from './errors/api-error.js';
 import { ErrorBodyFilter, sendFrameworkError } from './errors/error-body.filter.js';
 import { immutableResponseHook } from './http/immutable-response.js';
 import { requestIdFor } from './http/request-id.js';
-import { refuseLongUrl, refuseUnreadableRequest } from './http/request-limits.js';
+import { refuseLongUrl, refuseUnreadableRequest, URL_LIMIT_BYTES } from './http/request-limits.js';
 import { settleMetering } from './metering/metering.hook.js';
 import { setupOpenApi } from './openapi/document.js';
 
@@ -33,8 +33,8 @@ export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 /** The whole request must arrive within this (Fastify would wait forever): a slow sender gets 408. */
 export const REQUEST_TIMEOUT_MS = 60_000;
 
-/** Longer than any URL Node accepts (its request line and headers share 16 KB). */
-const MAX_PARAM_LENGTH = 64 * 1024;
+/** A route parameter may be as long as the URL itself may be. */
+const MAX_PARAM_LENGTH = URL_LIMIT_BYTES;
 
 @Module({})
 class HttpProcessModule {}
@@ -74,7 +74,7 @@ export async function createHttpApp(
     // Whom to believe about the client address, which bounds failed authentications.
     trustProxy: config.http.trustProxy,
     // The router would answer an undocumented 414 for a parameter over 100 characters, below
-    // the longest slug a record may carry; Node's header size limit already bounds the URL.
+    // the longest slug a record may carry; the URL limit (refuseLongUrl, 414) bounds them all.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: sendFrameworkError,
   });

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ConnectionError, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors/api-error.js';
+import type { ConnectionError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../errors/error-body.js';
 
 /**
@@ -15,13 +14,23 @@ import { errorBody } from '../errors/error-body.js';
 /** The path and query: no endpoint needs more than a few hundred bytes. */
 export const URL_LIMIT_BYTES = 4 * 1024;
 
-/** onRequest: a URL past the limit is refused before routing, authentication or metering. */
-export async function refuseLongUrl(request: FastifyRequest): Promise<void> {
-  if (Buffer.byteLength(request.raw.url ?? '') > URL_LIMIT_BYTES) {
-    throw new ApiError(414, 'URI_TOO_LONG', `The URL is longer than ${URL_LIMIT_BYTES} bytes`, {
-      limit_bytes: URL_LIMIT_BYTES,
-    });
-  }
+/**
+ * onRequest: a URL past the limit is refused before routing, authentication or metering. It
+ * answers itself rather than throwing, because the routes Nest does not own (the OpenAPI
+ * document, Swagger UI) would otherwise answer in Fastify's own error shape.
+ */
+export async function refuseLongUrl(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
+  if (Buffer.byteLength(request.raw.url ?? '') <= URL_LIMIT_BYTES) return undefined;
+  const refusal = {
+    status: 414,
+    code: 'URI_TOO_LONG',
+    message: `The URL is longer than ${URL_LIMIT_BYTES} bytes`,
+    details: { limit_bytes: URL_LIMIT_BYTES },
+  };
+  return reply.code(414).send(errorBody(refusal, request.url, request.id));
 }
 
 const CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {

@@ -208,8 +208,21 @@ function addDocumentOperation(document: OpenAPIObject): void {
             },
           },
         },
+        ...sizeLimitResponses(),
       },
     } as never,
+  };
+}
+
+/** The size-limit refusals every route can give (the decorated routes get them from ApiErrorResponses). */
+function sizeLimitResponses(): Record<string, unknown> {
+  const refusal = (description: string) => ({
+    description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/GeneralError' } } },
+  });
+  return {
+    '414': refusal('The URL is longer than 4 KB'),
+    '431': refusal('The request line and headers together are larger than 16 KB'),
   };
 }
 
