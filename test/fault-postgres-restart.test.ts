@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiReady,
-  showOutputOnFailure,
-  startApiProcess,
-  stopApiProcess,
-  type ApiProcess,
-} from './support/api-process.js';
+import { showOutputOnFailure, stopApiProcess, type ApiProcess } from './support/api-process.js';
 import {
   expectAcceptedRecordsApplied,
   expectReadsChargedOnce,
@@ -14,7 +8,7 @@ import {
 } from './support/fault-harness.js';
 import { OwnPostgres } from './support/own-postgres.js';
 import { testEnvironment, type TestEnvironment } from './support/test-environment.js';
-import { startWorkerProcess, workerReady, type WorkerProcess } from './support/worker-process.js';
+import { startApiThenWorker, type WorkerProcess } from './support/worker-process.js';
 
 /*
  * PostgreSQL stopped (an immediate shutdown: sessions cut as in a crash, recovery from the WAL
@@ -41,10 +35,7 @@ describe.skipIf(!onPostgres)('PostgreSQL stopped and started under read and inge
       // database is away gets a 503, which would hide whether ingestion (Redis only) goes on.
       API_KEY_CACHE_SECONDS: '300',
     });
-    api = await startApiProcess('api', environment.env);
-    await apiReady(api);
-    worker = await startWorkerProcess('worker', environment.env);
-    await workerReady(worker);
+    ({ api, worker } = await startApiThenWorker(environment.env));
   }, 120_000);
 
   afterAll(async () => {

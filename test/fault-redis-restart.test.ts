@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiReady,
-  showOutputOnFailure,
-  startApiProcess,
-  stopApiProcess,
-  type ApiProcess,
-} from './support/api-process.js';
+import { showOutputOnFailure, stopApiProcess, type ApiProcess } from './support/api-process.js';
 import {
   expectAcceptedRecordsApplied,
   expectReadsChargedOnce,
@@ -14,7 +8,7 @@ import {
 } from './support/fault-harness.js';
 import { OwnRedis } from './support/redis-server.js';
 import { testEnvironment } from './support/test-environment.js';
-import { startWorkerProcess, workerReady, type WorkerProcess } from './support/worker-process.js';
+import { startApiThenWorker, type WorkerProcess } from './support/worker-process.js';
 
 /*
  * Redis killed (SIGKILL) and started again under a steady load of ingest batches and metered
@@ -30,10 +24,7 @@ let worker: WorkerProcess;
 
 beforeAll(async () => {
   await redis.start();
-  api = await startApiProcess('api', environment.env);
-  await apiReady(api);
-  worker = await startWorkerProcess('worker', environment.env);
-  await workerReady(worker);
+  ({ api, worker } = await startApiThenWorker(environment.env));
 }, 120_000);
 
 afterAll(async () => {

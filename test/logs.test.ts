@@ -1,17 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiReady,
-  showOutputOnFailure,
-  startApiProcess,
-  stopApiProcess,
-  type ApiProcess,
-} from './support/api-process.js';
+import { showOutputOnFailure, stopApiProcess, type ApiProcess } from './support/api-process.js';
 import { records } from './support/records.js';
 import { OwnRedis } from './support/redis-server.js';
 import { testEnvironment, type TestEnvironment } from './support/test-environment.js';
 import { waitFor } from './support/wait-for.js';
-import { startWorkerProcess, workerReady, type WorkerProcess } from './support/worker-process.js';
+import { startApiThenWorker, type WorkerProcess } from './support/worker-process.js';
 
 /*
  * The logs of a real API process and a real worker process at LOG_LEVEL=log, after a workload
@@ -122,11 +116,7 @@ beforeAll(async () => {
   secrets['wrong admin token'] = WRONG_ADMIN_TOKEN;
   secrets['wrong key'] = WRONG_KEY;
 
-  // The API migrates first, then the worker starts on the ready schema.
-  api = await startApiProcess('api', environment.env);
-  await apiReady(api);
-  worker = await startWorkerProcess('worker', environment.env);
-  await workerReady(worker);
+  ({ api, worker } = await startApiThenWorker(environment.env));
 }, 120_000);
 
 afterAll(async () => {

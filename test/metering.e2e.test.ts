@@ -731,6 +731,20 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
     expectRetryAfter(response);
   }
 
+  /**
+   * Requests fired at once: at least the burst (5) got `status`, all others a burst refusal in
+   * its documented body, and at least one was refused.
+   */
+  function expectBurstBounded(answers: JsonResponse<RefusalBody>[], status: number) {
+    const admitted = answers.filter((response) => response.status === status).length;
+    const refused = answers.filter((response) => response.status === 429);
+    expect(admitted).toBeGreaterThanOrEqual(5);
+    expect(refused.length).toBe(answers.length - admitted);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const response of refused) expectBurstRefusal(response);
+    return { admitted, refused };
+  }
+
   /** The key's usage, once the burst bucket has room again. */
   const settledUsage = (key: string) =>
     waitFor('the burst limit to admit a request', async () => {
@@ -741,29 +755,16 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
   describe('the burst limit', () => {
     it('bounds uncharged requests: 15 at once to /api/usage meet some 429s', async () => {
       const key = await limited.createKey(['read']);
-      const answers = await burst('/api/usage', key, 15);
-      const admitted = answers.filter((response) => response.status === 200).length;
-      const refused = answers.filter((response) => response.status === 429);
-      expect(admitted).toBeGreaterThanOrEqual(5);
-      expect(refused.length).toBe(15 - admitted);
-      expect(refused.length).toBeGreaterThan(0);
-      for (const response of refused) {
-        expectBurstRefusal(response);
-        // A refusal of a valid key still tells its counters (the default enterprise plan).
+      const { refused } = expectBurstBounded(await burst('/api/usage', key, 15), 200);
+      // A refusal of a valid key still tells its counters (the default enterprise plan).
+      for (const response of refused)
         expect(response.headers.get('x-ratelimit-limit')).toBe('10000');
-      }
       expect((await settledUsage(key)).burst).toEqual({ limit_per_second: 5 });
     });
 
     it('bounds charged requests too, and charges none it refuses', async () => {
       const key = await limited.createKey(['read']);
-      const answers = await burst(ROUTES.companies, key, 15);
-      const admitted = answers.filter((response) => response.status === 200).length;
-      const refused = answers.filter((response) => response.status === 429);
-      expect(admitted).toBeGreaterThanOrEqual(5);
-      expect(refused.length).toBe(15 - admitted);
-      expect(refused.length).toBeGreaterThan(0);
-      for (const response of refused) expectBurstRefusal(response);
+      const { admitted } = expectBurstBounded(await burst(ROUTES.companies, key, 15), 200);
       const usage = await settledUsage(key);
       expect(usage.hourly.used).toBe(admitted);
       expect(usage.credits.used).toBe(admitted);
@@ -771,13 +772,7 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
 
     it('bounds a flood of uncharged 404s from one key, which costs the key nothing', async () => {
       const key = await limited.createKey(['read']);
-      const answers = await burst('/api/companies/no-such-company', key, 15);
-      const missed = answers.filter((response) => response.status === 404).length;
-      const refused = answers.filter((response) => response.status === 429);
-      expect(missed).toBeGreaterThanOrEqual(5);
-      expect(refused.length).toBe(15 - missed);
-      expect(refused.length).toBeGreaterThan(0);
-      for (const response of refused) expectBurstRefusal(response);
+      expectBurstBounded(await burst('/api/companies/no-such-company', key, 15), 404);
       const usage = await settledUsage(key);
       expect(usage.hourly.used).toBe(0);
       expect(usage.credits.used).toBe(0);

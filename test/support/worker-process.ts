@@ -1,4 +1,10 @@
-import { serviceAnswers, startServiceProcess, type ApiProcess } from './api-process.js';
+import {
+  apiReady,
+  serviceAnswers,
+  startApiProcess,
+  startServiceProcess,
+  type ApiProcess,
+} from './api-process.js';
 
 /**
  * A real worker process (`node dist/apps/worker/src/main.js`) whose `/metrics` and `/health/*`
@@ -27,4 +33,18 @@ export function startWorkerProcess(
 /** Waits until the worker answers on its port; fails at once if it exited. */
 export function workerReady(worker: WorkerProcess): Promise<void> {
   return serviceAnswers(worker, '/health/live');
+}
+
+/**
+ * An API process, then a worker process, each ready: the API migrates the schema first, so
+ * the worker starts on a ready one.
+ */
+export async function startApiThenWorker(
+  env: Record<string, string>,
+): Promise<{ api: ApiProcess; worker: WorkerProcess }> {
+  const api = await startApiProcess('api', env);
+  await apiReady(api);
+  const worker = await startWorkerProcess('worker', env);
+  await workerReady(worker);
+  return { api, worker };
 }
