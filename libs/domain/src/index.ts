@@ -20,3 +20,4 @@ export * from './errors/record-conflict.error.js';
 export * from './errors/dependency-missing.error.js';
 export * from './pricing-document.js';
 export * from './periods.js';
+export * from './pricing-diff.js';
