@@ -3,6 +3,7 @@ import { AccessModule, KeyRevocationListener } from '#app/access';
 import { AdminKeysController } from './admin/admin-keys.controller.js';
 import { AdminTokenGuard } from './admin/admin-token.guard.js';
 import { AdminTokenVerifier } from './admin/admin-token.verifier.js';
+import { CategoriesController } from './catalogue/categories.controller.js';
 import { CompaniesController } from './catalogue/companies.controller.js';
 import { FilesController } from './catalogue/files.controller.js';
 import { PagesController } from './catalogue/pages.controller.js';
@@ -19,6 +20,7 @@ import { UsageController } from './usage/usage.controller.js';
     IngestController,
     AdminKeysController,
     CompaniesController,
+    CategoriesController,
     PagesController,
     FilesController,
     PricingController,

@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Param, Req, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   isPeriodClosed,
   parseMonth,
@@ -18,6 +18,7 @@ import {
   FilesOfPeriodDto,
   FilesOfUnifiedPeriodDto,
   FilesOfVersionDto,
+  FileVersionsDto,
 } from '../openapi/catalogue.dto.js';
 import {
   ApiCacheableOk,
@@ -30,7 +31,16 @@ import { FILES_SLUG_PARAMETER, timeParameter } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
 import { periodOrThrow } from './period-parameter.js';
 import { scrapeFile } from './representations.js';
-import { SlugResolver } from './slug-resolver.js';
+import { SlugResolver, type SlugTarget } from './slug-resolver.js';
+
+const UNKNOWN_SLUG_EXAMPLE = {
+  summary: 'Unknown company or page slug',
+  value: {
+    error: 'No company or page with slug notoin',
+    code: 'NOT_FOUND',
+    details: { slug: 'notoin', message: 'No company or page with slug notoin' },
+  },
+};
 
 /** 400 and 404 examples of one files route; `code` is the route's own time-format error. */
 function filesErrorExamples(code: string, provided: string, message: string): ErrorExamples {
@@ -41,17 +51,13 @@ function filesErrorExamples(code: string, provided: string, message: string): Er
         value: { error: message, code, details: { provided } },
       },
     },
-    404: {
-      notFound: {
-        summary: 'Unknown company or page slug',
-        value: {
-          error: 'No company or page with slug notoin',
-          code: 'NOT_FOUND',
-          details: { slug: 'notoin', message: 'No company or page with slug notoin' },
-        },
-      },
-    },
+    404: { notFound: UNKNOWN_SLUG_EXAMPLE },
   };
+}
+
+/** A company's pages, or the one page of a composite slug. */
+function pagesOf(target: SlugTarget): PricingPageEntity[] {
+  return target.kind === 'company' ? target.pages : [target.page];
 }
 
 /**
@@ -69,6 +75,34 @@ export class FilesController {
     private readonly slugs: SlugResolver,
     private readonly immutableReads: ImmutableReadCache,
   ) {}
+
+  @Get(':slug/versions')
+  @CreditCost(0)
+  @ApiOperation({
+    operationId: 'getFileVersions',
+    summary: 'Scrape versions of a company or of one page',
+    description:
+      'Every version with at least one scrape file, oldest first: of all the pages of a ' +
+      'company, or of one page for a composite slug. Free: never charged nor counted in the ' +
+      'hourly window; the burst limit applies. Needs the files feature.',
+  })
+  @ApiParam(FILES_SLUG_PARAMETER)
+  @ApiOkResponse({ type: FileVersionsDto, description: 'The versions, oldest first' })
+  @ApiErrorResponses('coded', [400, 401, 403, 404, 500], {
+    404: { notFound: UNKNOWN_SLUG_EXAMPLE },
+  })
+  async versions(@Param('slug') slug: string) {
+    const target = await this.targetOf(slug);
+    const pages = pagesOf(target);
+    const versions = await this.files.versions(pages.map((page) => page.id));
+    return {
+      company_slug: target.company.slug,
+      pages: pages.map((page) => page.compositeSlug),
+      versions,
+      count: versions.length,
+      latest_version: versions.at(-1) ?? null,
+    };
+  }
 
   @Get(':slug/version/:version')
   @Header('content-type', JSON_CONTENT_TYPE)
@@ -273,9 +307,13 @@ export class FilesController {
   }
 
   private async pagesOf(slug: string): Promise<PricingPageEntity[]> {
+    return pagesOf(await this.targetOf(slug));
+  }
+
+  private async targetOf(slug: string): Promise<SlugTarget> {
     const target = await this.slugs.resolve(slug);
     if (!target) throw this.slugs.unknownSlug(slug, 'company or page');
-    return target.kind === 'company' ? target.pages : [target.page];
+    return target;
   }
 
   private async filesOf(pages: PricingPageEntity[], period: Period) {

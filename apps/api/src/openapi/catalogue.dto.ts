@@ -270,3 +270,60 @@ export class FilesOfUnifiedPeriodDto extends FilesOfPeriodDto {
   })
   version!: string | null;
 }
+
+@ApiSchema({
+  name: 'FileVersions',
+  description: 'The scrape versions of a company (all its pages) or of one page, oldest first.',
+})
+export class FileVersionsDto {
+  @ApiProperty({ pattern: PATTERNS.companySlug, example: 'notion.so' })
+  company_slug!: string;
+
+  @ApiProperty({
+    type: [String],
+    description: 'Composite slugs of the pages the versions are of',
+    example: ['notion', 'notion.enterprise'],
+  })
+  pages!: string[];
+
+  @ApiProperty({
+    type: [String],
+    items: { type: 'string', pattern: PATTERNS.version },
+    description: 'Every version with at least one scrape file, oldest first',
+    example: ['20250901', '20251016'],
+  })
+  versions!: string[];
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Length of versions', example: 2 })
+  count!: number;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    pattern: PATTERNS.version,
+    description: 'The last of versions; null when there is no scrape',
+    example: '20251016',
+  })
+  latest_version!: string | null;
+}
+
+@ApiSchema({ name: 'CategoryCount' })
+export class CategoryCountDto {
+  @ApiProperty({ enum: CATEGORIES, example: 'Productivity' })
+  category!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Companies in it', example: 12 })
+  companies!: number;
+}
+
+@ApiSchema({
+  name: 'Categories',
+  description: 'Each of the eight categories, in a fixed order, with its number of companies.',
+})
+export class CategoriesDto {
+  @ApiProperty({ type: () => [CategoryCountDto] })
+  categories!: CategoryCountDto[];
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Companies in all', example: 40 })
+  total_companies!: number;
+}

@@ -68,6 +68,17 @@ export class CompanyReader {
     return { rows, total: Number(counted?.total ?? 0) };
   }
 
+  /** How many companies each category has; categories without one are absent. */
+  async countByCategory(): Promise<Map<string, number>> {
+    const rows = await this.companies
+      .createQueryBuilder('company')
+      .select('company.category', 'category')
+      .addSelect('COUNT(*)', 'companies')
+      .groupBy('company.category')
+      .getRawMany<{ category: string; companies: number | string }>();
+    return new Map(rows.map((row) => [row.category, Number(row.companies)]));
+  }
+
   findBySlug(slug: string): Promise<CompanyEntity | null> {
     return this.companies.findOneBy({ slug });
   }

@@ -34,4 +34,16 @@ export class ScrapeFileReader {
       .getRawOne<{ version: string | null }>();
     return row?.version ?? null;
   }
+
+  /** Every version with a file of one of the pages, oldest first. */
+  async versions(pageIds: string[]): Promise<string[]> {
+    if (pageIds.length === 0) return [];
+    const rows = await this.files
+      .createQueryBuilder('file')
+      .select('DISTINCT file.version', 'version')
+      .where('file.pageId IN (:...pageIds)', { pageIds })
+      .orderBy('version', 'ASC')
+      .getRawMany<{ version: string }>();
+    return rows.map((row) => row.version);
+  }
 }
