@@ -1,6 +1,12 @@
 import { Controller, Get, Header, Param, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { isPeriodClosed, parsePeriod, parseVersion } from '#app/domain';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  diffPricing,
+  isPeriodClosed,
+  parsePeriod,
+  parseVersion,
+  type PricingDocument,
+} from '#app/domain';
 import { PricingSnapshotReader, type PricingPageEntity } from '#app/persistence';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
@@ -11,12 +17,58 @@ import { ApiCacheableOk, ApiErrorResponses, ApiKeyAuth } from '../openapi/decora
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { PAGE_SLUG_PARAMETER } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
-import { PricingDocumentDto } from '../openapi/pricing.dto.js';
+import { PricingDiffDto, PricingDocumentDto, PricingVersionsDto } from '../openapi/pricing.dto.js';
 import { periodOrThrow } from './period-parameter.js';
 import { optionalText, type QueryValue } from './query-parameters.js';
 import { SlugResolver } from './slug-resolver.js';
 
-/** Pricing structure of one page: the latest version, a given version, or a period's earliest. */
+/**
+ * Pricing structure of one page: the latest version, a given version, or a period's earliest;
+ * the versions there are (free), and the changes between two of them.
+ */
+const UNKNOWN_SLUG_EXAMPLE = {
+  summary: 'Unknown slug',
+  value: {
+    error: 'No pricing page with slug notoin',
+    code: 'NOT_FOUND',
+    details: { slug: 'notoin', message: 'No pricing page with slug notoin' },
+  },
+};
+
+const VERSION_NOT_FOUND_EXAMPLE = {
+  summary: 'No extraction of that version',
+  value: {
+    error: 'No pricing extraction of notion for version 20250101',
+    code: 'VERSION_NOT_FOUND',
+    details: {
+      slug: 'notion',
+      requested_version: '20250101',
+      message: 'No pricing extraction of notion for version 20250101',
+      available_versions: ['20250901', '20251016'],
+      latest_version: '20251016',
+      suggestion: 'Use one of available_versions, e.g. GET /v1/api/pricing/notion?version=20251016',
+    },
+  },
+};
+
+const INVALID_VERSION_EXAMPLE = {
+  summary: 'Malformed version',
+  value: {
+    error: 'version must be a real date in YYYYMMDD form',
+    code: 'INVALID_VERSION',
+    details: { provided: '2025-10-16' },
+  },
+};
+
+const PAGE_REQUIRED_EXAMPLE = {
+  summary: 'A company with several pages and no primary one',
+  value: {
+    error: 'duo.io has several pricing pages and no primary one: name one',
+    code: 'PAGE_REQUIRED',
+    details: { pages: ['duo.a-team', 'duo.b-team'] },
+  },
+};
+
 @Controller('api/pricing')
 @UseGuards(ApiKeyGuard('read', 'pricing'))
 @ApiTags('Pricing')
@@ -69,40 +121,11 @@ export class PricingController {
           details: { provided: { version: '20251016', period: '2025Q4' } },
         },
       },
-      version: {
-        summary: 'Malformed version',
-        value: {
-          error: 'version must be a real date in YYYYMMDD form',
-          code: 'INVALID_VERSION',
-          details: { provided: '2025-10-16' },
-        },
-      },
+      version: INVALID_VERSION_EXAMPLE,
     },
     404: {
-      notFound: {
-        summary: 'Unknown slug',
-        value: {
-          error: 'No pricing page with slug notoin',
-          code: 'NOT_FOUND',
-          details: { slug: 'notoin', message: 'No pricing page with slug notoin' },
-        },
-      },
-      versionNotFound: {
-        summary: 'No extraction of that version',
-        value: {
-          error: 'No pricing extraction of notion for version 20250101',
-          code: 'VERSION_NOT_FOUND',
-          details: {
-            slug: 'notion',
-            requested_version: '20250101',
-            message: 'No pricing extraction of notion for version 20250101',
-            available_versions: ['20250901', '20251016'],
-            latest_version: '20251016',
-            suggestion:
-              'Use one of available_versions, e.g. GET /v1/api/pricing/notion?version=20251016',
-          },
-        },
-      },
+      notFound: UNKNOWN_SLUG_EXAMPLE,
+      versionNotFound: VERSION_NOT_FOUND_EXAMPLE,
       periodNotFound: {
         summary: 'No extraction in the period',
         value: {
@@ -171,6 +194,129 @@ export class PricingController {
     const latest = await this.snapshots.latest(page.id);
     if (!latest) throw await this.versionNotFound(slug, page, null);
     return latest.document;
+  }
+
+  @Get(':slug/versions')
+  @CreditCost(0)
+  @ApiOperation({
+    operationId: 'getPricingVersions',
+    summary: 'Versions of one pricing page that have an extraction',
+    description:
+      'Oldest first. Free: never charged nor counted in the hourly window; the burst limit ' +
+      'applies. Needs the pricing feature.',
+  })
+  @ApiParam(PAGE_SLUG_PARAMETER)
+  @ApiOkResponse({ type: PricingVersionsDto, description: 'The versions, oldest first' })
+  @ApiErrorResponses('coded', [400, 401, 403, 404, 500], {
+    400: { pageRequired: PAGE_REQUIRED_EXAMPLE },
+    404: { notFound: UNKNOWN_SLUG_EXAMPLE },
+  })
+  async versions(@Param('slug') slug: string) {
+    const page = await this.pageOf(slug);
+    const versions = await this.snapshots.versions(page.id);
+    return {
+      slug: page.compositeSlug,
+      company_slug: page.companySlug,
+      page_subslug: page.pageSlug,
+      versions,
+      count: versions.length,
+      latest_version: versions.at(-1) ?? null,
+    };
+  }
+
+  @Get(':slug/diff')
+  @Header('content-type', JSON_CONTENT_TYPE)
+  @ApiOperation({
+    operationId: 'getPricingDiff',
+    summary: 'Changes of a pricing page between two versions',
+    description:
+      'Plans, charges and discounts added, removed and changed from version from to version ' +
+      'to (the latest when to is not given), computed from the two pricing documents. Plans ' +
+      'match by internal_name, charges within a plan by billing and display_name, discounts ' +
+      'within a plan by discount_category. from equal to to gives no change; from after to ' +
+      'gives the changes backwards. Cacheable when both versions are given.',
+  })
+  @ApiParam(PAGE_SLUG_PARAMETER)
+  @ApiQuery({
+    name: 'from',
+    required: true,
+    type: String,
+    pattern: PATTERNS.version,
+    description: 'YYYYMMDD: a version with an extraction, the one compared from',
+    example: '20250901',
+  })
+  @ApiQuery({
+    name: 'to',
+    required: false,
+    type: String,
+    pattern: PATTERNS.version,
+    description: 'YYYYMMDD: a version with an extraction, the one compared to; default the latest',
+    example: '20251016',
+  })
+  @ApiCacheableOk(PricingDiffDto, 'The changes, in a stable order')
+  @ApiErrorResponses('coded', [400, 401, 403, 404, 500], {
+    400: {
+      missing: {
+        summary: 'No from',
+        value: {
+          error: 'from is required: a version YYYYMMDD',
+          code: 'INVALID_PARAMETER',
+          details: { parameter: 'from', provided: null, expected: 'a version YYYYMMDD' },
+        },
+      },
+      version: INVALID_VERSION_EXAMPLE,
+      pageRequired: PAGE_REQUIRED_EXAMPLE,
+    },
+    404: { notFound: UNKNOWN_SLUG_EXAMPLE, versionNotFound: VERSION_NOT_FOUND_EXAMPLE },
+  })
+  async diff(
+    @Param('slug') slug: string,
+    @Query('from') fromValue: QueryValue,
+    @Query('to') toValue: QueryValue,
+    @Req() request: FastifyRequest,
+  ): Promise<string> {
+    const from = optionalText('from', fromValue, 20);
+    const to = optionalText('to', toValue, 20);
+    if (from === undefined) {
+      throw new ApiError(400, 'INVALID_PARAMETER', 'from is required: a version YYYYMMDD', {
+        parameter: 'from',
+        provided: null,
+        expected: 'a version YYYYMMDD',
+      });
+    }
+    periodOrThrow(parseVersion(from), from);
+    if (to === undefined) return this.diffJson(slug, from, null);
+    periodOrThrow(parseVersion(to), to);
+    // Two extractions never change, so neither does their diff.
+    const answer = await this.immutableReads.remember(`pricing-diff ${slug} ${from} ${to}`, () =>
+      this.diffJson(slug, from, to),
+    );
+    markImmutable(request, answer.etag);
+    return answer.json;
+  }
+
+  /** The diff's JSON text; `to` null means the latest extraction. */
+  private async diffJson(slug: string, from: string, to: string | null): Promise<string> {
+    const page = await this.pageOf(slug);
+    const [older, newer] = await Promise.all([
+      this.snapshots.find(page.id, from),
+      to === null ? this.snapshots.latest(page.id) : this.snapshots.find(page.id, to),
+    ]);
+    if (!older) throw await this.versionNotFound(slug, page, from);
+    if (!newer) throw await this.versionNotFound(slug, page, to);
+    const changes = diffPricing(
+      JSON.parse(older.document) as PricingDocument,
+      JSON.parse(newer.document) as PricingDocument,
+    );
+    return JSON.stringify({
+      slug: page.compositeSlug,
+      company_slug: page.companySlug,
+      page_subslug: page.pageSlug,
+      from: older.version,
+      to: newer.version,
+      changes,
+      count: changes.length,
+    });
   }
 
   private async pageOf(slug: string): Promise<PricingPageEntity> {

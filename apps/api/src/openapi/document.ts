@@ -22,8 +22,9 @@ administration.
 the operator's \`ADMIN_TOKEN\` as \`Authorization: Bearer <token>\` instead.
 
 **Credits and limits.** \`x-credit-cost\` on each operation states what one successful (2xx)
-call costs: 1 for the companies, pages, files and pricing reads, 0 for usage, ingestion,
-administration and this document. A call of cost 1 also counts in the key's hourly window, which
+call costs: 1 for the companies, pages, files and pricing reads (the pricing diff included), 0
+for discovery (categories, file versions, pricing versions), usage, ingestion, administration and
+this document. A call of cost 1 also counts in the key's hourly window, which
 opens at its first counted call and ends an hour later; credits reset at 00:00 UTC on the 1st.
 Only 2xx answers are charged: a 3xx (304 Not Modified included), 4xx or 5xx gives both back.
 Every call with a valid key, charged or not, is bounded by a burst limit (20 a second by

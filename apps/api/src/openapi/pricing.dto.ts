@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { BILLING_VALUES } from '#app/domain';
+import { BILLING_VALUES, PRICING_CHANGE_TYPES } from '#app/domain';
 import { PATTERNS } from './patterns.js';
 
 /**
@@ -219,4 +219,143 @@ export class PricingDocumentDto {
 
   @ApiProperty({ type: () => [PlanDto] })
   plans!: PlanDto[];
+}
+
+@ApiSchema({
+  name: 'PricingVersions',
+  description: 'The versions of one pricing page that have an extraction, oldest first.',
+})
+export class PricingVersionsDto {
+  @ApiProperty({
+    description: 'Full slug of the page: <company> or <company>.<page>',
+    example: 'notion',
+  })
+  slug!: string;
+
+  @ApiProperty({ pattern: PATTERNS.companySlug, example: 'notion.so' })
+  company_slug!: string;
+
+  @ApiProperty({
+    pattern: PATTERNS.pageSlug,
+    description: 'Empty string for the primary pricing page',
+    example: '',
+  })
+  page_subslug!: string;
+
+  @ApiProperty({
+    type: [String],
+    items: { type: 'string', pattern: PATTERNS.version },
+    description: 'Every version with a pricing extraction, oldest first',
+    example: ['20250901', '20251016'],
+  })
+  versions!: string[];
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Length of versions', example: 2 })
+  count!: number;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    pattern: PATTERNS.version,
+    description: 'The last of versions; null when the page has no extraction yet',
+    example: '20251016',
+  })
+  latest_version!: string | null;
+}
+
+@ApiSchema({ name: 'ChargeKey', description: 'What matches a charge between versions.' })
+export class ChargeKeyDto {
+  @ApiProperty({ pattern: PATTERNS.identifier, example: 'monthly_recurring_billed_monthly' })
+  billing!: string;
+
+  @ApiProperty({ example: 'Plus monthly' })
+  display_name!: string;
+}
+
+@ApiSchema({
+  name: 'PricingChange',
+  description:
+    'One change between two versions. A whole plan, charge or discount added or removed has ' +
+    'field null and the item (without ids) as new_value or old_value.',
+})
+export class PricingChangeDto {
+  @ApiProperty({
+    enum: PRICING_CHANGE_TYPES,
+    description:
+      'price_increased / price_decreased: a charge price up or down in the same currency; ' +
+      'a price to or from null, a change of currency and any other charge field are ' +
+      "charge_changed; a plan's own display_name or add_on is charge_changed with charge null",
+    example: 'price_increased',
+  })
+  event_type!: string;
+
+  @ApiProperty({ description: 'internal_name of the plan', example: 'plus' })
+  plan!: string;
+
+  @ApiProperty({
+    type: () => ChargeKeyDto,
+    nullable: true,
+    description: 'The charge, for a change of a charge; else null',
+  })
+  charge!: ChargeKeyDto | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'discount_category, for a change of a discount; else null',
+    example: null,
+  })
+  discount!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The field that changed; null when a whole item was added or removed',
+    example: 'price',
+  })
+  field!: string | null;
+
+  @ApiProperty({ ...ANY_JSON_VALUE, description: 'Null for an addition', example: 10 })
+  old_value!: unknown;
+
+  @ApiProperty({ ...ANY_JSON_VALUE, description: 'Null for a removal', example: 12 })
+  new_value!: unknown;
+}
+
+@ApiSchema({
+  name: 'PricingDiff',
+  description:
+    'The changes from one version of a pricing page to another. Plans match by internal_name, ' +
+    'charges within a plan by billing and display_name, discounts within a plan by ' +
+    'discount_category (a repeated key: the n-th matches the n-th). Ordered: plans as in the ' +
+    'to version, then removed plans; within a plan its own fields, charges, then discounts.',
+})
+export class PricingDiffDto {
+  @ApiProperty({
+    description: 'Full slug of the page: <company> or <company>.<page>',
+    example: 'notion',
+  })
+  slug!: string;
+
+  @ApiProperty({ pattern: PATTERNS.companySlug, example: 'notion.so' })
+  company_slug!: string;
+
+  @ApiProperty({ pattern: PATTERNS.pageSlug, example: '' })
+  page_subslug!: string;
+
+  @ApiProperty({ pattern: PATTERNS.version, example: '20250901' })
+  from!: string;
+
+  @ApiProperty({
+    pattern: PATTERNS.version,
+    description: 'The version asked for, or the latest one',
+    example: '20251016',
+  })
+  to!: string;
+
+  @ApiProperty({ type: () => [PricingChangeDto] })
+  changes!: PricingChangeDto[];
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Length of changes', example: 1 })
+  count!: number;
 }
