@@ -4,7 +4,6 @@ import { AdminKeysController } from './admin/admin-keys.controller.js';
 import { AdminTokenGuard } from './admin/admin-token.guard.js';
 import { AdminTokenVerifier } from './admin/admin-token.verifier.js';
 import { CategoriesController } from './catalogue/categories.controller.js';
-import { ChangesController } from './changes/changes.controller.js';
 import { CompaniesController } from './catalogue/companies.controller.js';
 import { FilesController } from './catalogue/files.controller.js';
 import { PagesController } from './catalogue/pages.controller.js';
@@ -25,7 +24,6 @@ import { UsageController } from './usage/usage.controller.js';
     PagesController,
     FilesController,
     PricingController,
-    ChangesController,
     UsageController,
   ],
   providers: [
