@@ -18,13 +18,7 @@ let transactions: TransactionRunner;
 let eventStore: EventStore;
 let runner: ProjectionRunner;
 
-const PROJECTOR_NAMES = [
-  'companies',
-  'pages',
-  'scrape-files',
-  'pricing-snapshots',
-  'pricing-changes',
-];
+const PROJECTOR_NAMES = ['companies', 'pages', 'scrape-files', 'pricing-snapshots'];
 const METADATA: EventMetadata = {
   batch_id: null,
   request_id: null,

@@ -22,7 +22,6 @@ export { CompanyEntity } from './entities/company.entity.js';
 export { PricingPageEntity } from './entities/pricing-page.entity.js';
 export { ScrapeFileEntity } from './entities/scrape-file.entity.js';
 export { PricingSnapshotEntity } from './entities/pricing-snapshot.entity.js';
-export { PricingChangeEntity } from './entities/pricing-change.entity.js';
 export {
   CompanyReader,
   COMPANY_SORT_COLUMNS,
@@ -32,9 +31,4 @@ export {
 export { PageReader } from './read-models/page.reader.js';
 export { ScrapeFileReader } from './read-models/scrape-file.reader.js';
 export { PricingSnapshotReader } from './read-models/pricing-snapshot.reader.js';
-export {
-  PricingChangeReader,
-  type FeedPosition,
-  type PricingChangeQuery,
-} from './read-models/pricing-change.reader.js';
 export { isDatabaseUnavailable } from './database-unavailable.js';

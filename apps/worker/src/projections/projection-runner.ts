@@ -109,9 +109,8 @@ export class ProjectionRunner {
         const last = batch.at(-1);
         if (!last) continue;
         const events = batch.map((positioned) => positioned.event);
-        const positions = batch.map((positioned) => positioned.position);
         for (const projector of projectors) {
-          await projector.apply(tx, events, positions);
+          await projector.apply(tx, events);
           applied.push([projector.name, batch.length]);
         }
         await this.checkpoints.advance(

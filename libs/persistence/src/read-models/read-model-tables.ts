@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { CompanyEntity } from '../entities/company.entity.js';
-import { PricingChangeEntity } from '../entities/pricing-change.entity.js';
 import { PricingPageEntity } from '../entities/pricing-page.entity.js';
 import { PricingSnapshotEntity } from '../entities/pricing-snapshot.entity.js';
 import { ScrapeFileEntity } from '../entities/scrape-file.entity.js';
@@ -13,5 +12,4 @@ export class ReadModelTables {
   readonly pages = new ReadModelTable(PricingPageEntity);
   readonly scrapeFiles = new ReadModelTable(ScrapeFileEntity);
   readonly pricingSnapshots = new ReadModelTable(PricingSnapshotEntity);
-  readonly pricingChanges = new ReadModelTable(PricingChangeEntity);
 }
