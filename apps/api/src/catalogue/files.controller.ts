@@ -56,7 +56,7 @@ function filesErrorExamples(code: string, provided: string, message: string): Er
 }
 
 /** A company's pages, or the one page of a composite slug. */
-function pagesOf(target: SlugTarget): PricingPageEntity[] {
+function pagesOfTarget(target: SlugTarget): PricingPageEntity[] {
   return target.kind === 'company' ? target.pages : [target.page];
 }
 
@@ -93,7 +93,7 @@ export class FilesController {
   })
   async versions(@Param('slug') slug: string) {
     const target = await this.targetOf(slug);
-    const pages = pagesOf(target);
+    const pages = pagesOfTarget(target);
     const versions = await this.files.versions(pages.map((page) => page.id));
     return {
       company_slug: target.company.slug,
@@ -307,7 +307,7 @@ export class FilesController {
   }
 
   private async pagesOf(slug: string): Promise<PricingPageEntity[]> {
-    return pagesOf(await this.targetOf(slug));
+    return pagesOfTarget(await this.targetOf(slug));
   }
 
   private async targetOf(slug: string): Promise<SlugTarget> {

@@ -22,10 +22,6 @@ import { periodOrThrow } from './period-parameter.js';
 import { optionalText, type QueryValue } from './query-parameters.js';
 import { SlugResolver } from './slug-resolver.js';
 
-/**
- * Pricing structure of one page: the latest version, a given version, or a period's earliest;
- * the versions there are (free), and the changes between two of them.
- */
 const UNKNOWN_SLUG_EXAMPLE = {
   summary: 'Unknown slug',
   value: {
@@ -69,6 +65,10 @@ const PAGE_REQUIRED_EXAMPLE = {
   },
 };
 
+/**
+ * Pricing structure of one page: the latest version, a given version, or a period's earliest;
+ * the versions there are (free), and the changes between two of them.
+ */
 @Controller('api/pricing')
 @UseGuards(ApiKeyGuard('read', 'pricing'))
 @ApiTags('Pricing')

@@ -17,11 +17,11 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 /**
  * Answers that cannot change (the files of a version, the pricing of a version, the diff of two
  * versions), kept in this process as the JSON text they are sent as, with its ETag, so that a
- * repeated read costs no database round trip, no serialization and no hashing. Entries are refreshed after at most
- * READ_CACHE_SECONDS (60 by default), so a scrape that arrives late for a version shows within
- * about that time; the cache is bounded by the size of the answers' JSON (READ_CACHE_MB, 0 turns it
- * off). Concurrent misses of one key share one load. Only this process uses it: nothing another
- * process needs.
+ * repeated read costs no database round trip, no serialization and no hashing. Entries are
+ * refreshed after at most READ_CACHE_SECONDS (60 by default), so a scrape that arrives late for a
+ * version shows within about that time; the cache is bounded by the size of the answers' JSON
+ * (READ_CACHE_MB, 0 turns it off). Concurrent misses of one key share one load. Only this
+ * process uses it: nothing another process needs.
  */
 @Injectable()
 export class ImmutableReadCache {

@@ -10,6 +10,11 @@ function problems(errors: ValidationError[], path = ''): { field: string; reason
   });
 }
 
+/** The documented 400 of a request body, listing each field at fault. */
+function invalidBody(errors: { field: string; reasons: string[] }[]): ApiError {
+  return new ApiError(400, 'VALIDATION_FAILED', 'The request body is invalid', { errors });
+}
+
 /**
  * Refuses, before class-transformer sees it, a body it would choke on (nested thousands deep, or
  * with a `constructor` key) or that the database would refuse (a NUL character).
@@ -17,11 +22,7 @@ function problems(errors: ValidationError[], path = ''): { field: string; reason
 class ShapeCheckingValidationPipe extends ValidationPipe {
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const shape = jsonShapeProblem(value);
-    if (shape) {
-      throw new ApiError(400, 'VALIDATION_FAILED', 'The request body is invalid', {
-        errors: [{ field: shape.field, reasons: [shape.reason] }],
-      });
-    }
+    if (shape) throw invalidBody([{ field: shape.field, reasons: [shape.reason] }]);
     return super.transform(value, metadata);
   }
 }
@@ -30,8 +31,5 @@ class ShapeCheckingValidationPipe extends ValidationPipe {
 export const validationPipe = new ShapeCheckingValidationPipe({
   whitelist: true,
   forbidNonWhitelisted: true,
-  exceptionFactory: (errors) =>
-    new ApiError(400, 'VALIDATION_FAILED', 'The request body is invalid', {
-      errors: problems(errors),
-    }),
+  exceptionFactory: (errors) => invalidBody(problems(errors)),
 });

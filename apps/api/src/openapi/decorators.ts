@@ -49,7 +49,8 @@ export type ErrorFamily = 'general' | 'coded';
 export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 414 | 415 | 429 | 431 | 500 | 503;
 export type ErrorExamples = Partial<Record<ErrorStatus, Record<string, ApiResponseExamples>>>;
 
-const DESCRIPTIONS: Record<ErrorStatus, string> = {
+/** What each error status means, as every operation documents it. */
+export const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Invalid or malformed parameters',
   401: 'Missing, malformed, unknown, revoked or expired credentials',
   403: 'Valid credentials that may not use this route (plan or scope)',
@@ -286,7 +287,7 @@ export function ApiErrorResponses(
       const chosen = examples[status] ?? DEFAULT_EXAMPLES[family][status];
       return ApiResponse({
         status,
-        description: DESCRIPTIONS[status],
+        description: ERROR_DESCRIPTIONS[status],
         type: errorType(family, status),
         ...(status === 503 || status === 429
           ? {

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { SECURITY_SCHEMES } from './decorators.js';
+import { ERROR_DESCRIPTIONS, SECURITY_SCHEMES } from './decorators.js';
 
 /**
  * The OpenAPI document, generated from the controllers' decorators: served public at
@@ -217,14 +217,11 @@ function addDocumentOperation(document: OpenAPIObject): void {
 
 /** The size-limit refusals every route can give (the decorated routes get them from ApiErrorResponses). */
 function sizeLimitResponses(): Record<string, unknown> {
-  const refusal = (description: string) => ({
-    description,
+  const refusal = (status: 414 | 431) => ({
+    description: ERROR_DESCRIPTIONS[status],
     content: { 'application/json': { schema: { $ref: '#/components/schemas/GeneralError' } } },
   });
-  return {
-    '414': refusal('The URL is longer than 4 KB'),
-    '431': refusal('The request line and headers together are larger than 16 KB'),
-  };
+  return { '414': refusal(414), '431': refusal(431) };
 }
 
 /** The document of the app's routes (the app need not listen). */
