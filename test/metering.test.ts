@@ -26,6 +26,8 @@ afterAll(async () => {
 });
 
 const HOUR = 3_600_000;
+// Redis expires the counters by the real clock: every moment these tests name is in the future.
+const YEAR = new Date().getUTCFullYear() + 1;
 const plan = (requestsPerHour: number, creditsPerMonth: number): PlanDefinition => ({
   name: 'test',
   requestsPerHour,
@@ -52,7 +54,7 @@ async function charges(
 describe('the hourly window', () => {
   it('opens at the first counted request and admits the limit until an hour later', async () => {
     const key = randomUUID();
-    const start = at('2026-11-22T10:00:00.000Z');
+    const start = at(`${YEAR}-11-22T10:00:00.000Z`);
     const results = await charges(key, plan(3, 1_000), start, 4);
     expect(results.map((result) => result.reading.outcome)).toEqual(['ok', 'ok', 'ok', 'hourly']);
     const refused = results[3]!.reading;
@@ -72,7 +74,7 @@ describe('the hourly window', () => {
 
   it('is not opened by a request that is only burst-limited or read', async () => {
     const key = randomUUID();
-    const now = at('2026-11-22T10:00:00.000Z');
+    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
     for (const mode of ['uncharged', 'read'] as const) {
       const { reading, ticket } = await meter.meter(key, plan(3, 10), mode, now);
       expect(reading.outcome).toBe('ok');
@@ -88,26 +90,31 @@ describe('monthly credits', () => {
   it('reset at 00:00 UTC on the 1st, whatever the hourly window', async () => {
     const key = randomUUID();
     const limits = plan(1_000, 2);
-    const lastDay = at('2026-11-30T23:59:58.000Z');
+    const lastDay = at(`${YEAR}-11-30T23:59:58.000Z`);
     const results = await charges(key, limits, lastDay, 3);
     expect(results.map((result) => result.reading.outcome)).toEqual(['ok', 'ok', 'credits']);
     const refused = results[2]!.reading;
     expect(refused.credits).toEqual({
       limit: 2,
       used: 2,
-      resetAt: Date.parse('2026-12-01T00:00:00.000Z'),
+      resetAt: Date.parse(`${YEAR}-12-01T00:00:00.000Z`),
     });
     expect(refused.retryAfterMs).toBe(
-      Date.parse('2026-12-01T00:00:00.000Z') - lastDay.getTime() - 200,
+      Date.parse(`${YEAR}-12-01T00:00:00.000Z`) - lastDay.getTime() - 200,
     );
 
-    const beforeMidnight = await meter.meter(key, limits, 'charge', at('2026-11-30T23:59:59.999Z'));
+    const beforeMidnight = await meter.meter(
+      key,
+      limits,
+      'charge',
+      at(`${YEAR}-11-30T23:59:59.999Z`),
+    );
     expect(beforeMidnight.reading.outcome).toBe('credits');
-    const newMonth = await meter.meter(key, limits, 'charge', at('2026-12-01T00:00:00.000Z'));
+    const newMonth = await meter.meter(key, limits, 'charge', at(`${YEAR}-12-01T00:00:00.000Z`));
     expect(newMonth.reading.outcome).toBe('ok');
     expect(newMonth.reading.credits).toMatchObject({
       used: 1,
-      resetAt: Date.parse('2027-01-01T00:00:00.000Z'),
+      resetAt: Date.parse(`${YEAR + 1}-01-01T00:00:00.000Z`),
     });
     // The hourly window opened on the 30th is still the same one.
     expect(newMonth.reading.hourly).toMatchObject({ used: 3, windowStartedAt: lastDay.getTime() });
@@ -115,7 +122,7 @@ describe('monthly credits', () => {
 
   it('win over a full hourly window: the credits 429 is the one returned', async () => {
     const key = randomUUID();
-    const start = at('2026-11-22T10:00:00.000Z');
+    const start = at(`${YEAR}-11-22T10:00:00.000Z`);
     await charges(key, plan(2, 2), start, 2);
     const refused = await meter.meter(key, plan(2, 2), 'charge', later(start, 1_000));
     expect(refused.reading.outcome).toBe('credits');
@@ -125,7 +132,7 @@ describe('monthly credits', () => {
 describe('refunds', () => {
   it('give back both the hourly count and the credit', async () => {
     const key = randomUUID();
-    const now = at('2026-11-22T10:00:00.000Z');
+    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
     const [first, second] = await charges(key, plan(10, 10), now, 2);
     const after = await meter.refund(second!.ticket!, later(now, 500));
     expect(after.hourly.used).toBe(1);
@@ -135,7 +142,7 @@ describe('refunds', () => {
 
   it('close a window whose only counted request is given back: the next one opens it', async () => {
     const key = randomUUID();
-    const now = at('2026-11-22T10:00:00.000Z');
+    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
     const [failed] = await charges(key, plan(10, 10), now, 1);
     const after = await meter.refund(failed!.ticket!, later(now, 10));
     expect(after.hourly).toMatchObject({ used: 0, windowStartedAt: null });
@@ -148,7 +155,7 @@ describe('refunds', () => {
 
   it('never push a counter below zero, even when the same ticket is given back twice', async () => {
     const key = randomUUID();
-    const now = at('2026-11-22T10:00:00.000Z');
+    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
     const [only] = await charges(key, plan(10, 10), now, 1);
     await meter.refund(only!.ticket!, now);
     const again = await meter.refund(only!.ticket!, now);
@@ -161,7 +168,7 @@ describe('refunds', () => {
 
   it('never give back to a later window than the one charged', async () => {
     const key = randomUUID();
-    const start = at('2026-11-22T10:00:00.000Z');
+    const start = at(`${YEAR}-11-22T10:00:00.000Z`);
     const [old] = await charges(key, plan(10, 100), start, 1);
     const nextWindow = later(start, HOUR + 5);
     await charges(key, plan(10, 100), nextWindow, 2);
@@ -172,18 +179,18 @@ describe('refunds', () => {
 
   it('give a credit back to the month it was charged to', async () => {
     const key = randomUUID();
-    const [november] = await charges(key, plan(10, 100), at('2026-11-30T23:59:59.000Z'), 1);
-    const [december] = await charges(key, plan(10, 100), at('2026-12-01T00:00:01.000Z'), 1);
+    const [november] = await charges(key, plan(10, 100), at(`${YEAR}-11-30T23:59:59.000Z`), 1);
+    const [december] = await charges(key, plan(10, 100), at(`${YEAR}-12-01T00:00:01.000Z`), 1);
     const ticket: ChargeTicket = november!.ticket!;
-    expect(ticket.creditMonth).toBe('2026-11');
-    const after = await meter.refund(ticket, at('2026-12-01T00:00:02.000Z'));
+    expect(ticket.creditMonth).toBe(`${YEAR}-11`);
+    const after = await meter.refund(ticket, at(`${YEAR}-12-01T00:00:02.000Z`));
     // December's counter is untouched (and shown); November's is back to zero.
     expect(after.credits.used).toBe(1);
     const novemberLeft = await meter.meter(
       key,
       plan(10, 100),
       'read',
-      at('2026-11-30T23:59:59.500Z'),
+      at(`${YEAR}-11-30T23:59:59.500Z`),
     );
     expect(novemberLeft.reading.credits.used).toBe(0);
     expect(december!.reading.credits.used).toBe(1);
@@ -192,7 +199,7 @@ describe('refunds', () => {
   it('keep a key at exactly its limit when refused and refunded requests interleave', async () => {
     const key = randomUUID();
     const limits = plan(5, 1_000);
-    const now = at('2026-11-22T10:00:00.000Z');
+    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
     const attempts = await Promise.all(
       Array.from({ length: 40 }, (_, index) =>
         meter.meter(key, limits, 'charge', later(now, index)),
@@ -211,7 +218,7 @@ describe('the burst limit', () => {
   it('admits 20 at once, then one every 50 ms, charged or not; a refusal takes nothing', async () => {
     const key = randomUUID();
     const limits = plan(10_000, 10_000);
-    const now = at('2026-11-22T10:00:00.000Z');
+    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
     const instant = await Promise.all(
       Array.from({ length: 25 }, (_, index) =>
         meter.meter(key, limits, index % 2 ? 'uncharged' : 'charge', now),
@@ -247,7 +254,7 @@ describe('the burst limit', () => {
         environment.config({ BURST_LIMIT_PER_SECOND: String(size) }),
       );
       const key = randomUUID();
-      const now = at('2026-11-22T10:00:00.000Z');
+      const now = at(`${YEAR}-11-22T10:00:00.000Z`);
       const results = await Promise.all(
         Array.from({ length: size + 5 }, () => sized.meter(key, plan(10, 10), 'uncharged', now)),
       );
@@ -257,7 +264,7 @@ describe('the burst limit', () => {
 
   it('does not apply to reads', async () => {
     const key = randomUUID();
-    const now = at('2026-11-22T10:00:00.000Z');
+    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
     const reads = await Promise.all(
       Array.from({ length: 50 }, () => meter.meter(key, plan(10, 10), 'read', now)),
     );
@@ -284,7 +291,7 @@ describe('the highest limits the configuration accepts', () => {
 describe('failed authentications', () => {
   it('admit 30 a minute per address, then one every 2 seconds', async () => {
     const address = `198.51.100.${Math.floor(Math.random() * 250)}-${randomUUID()}`;
-    const now = at('2026-11-22T10:00:00.000Z');
+    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
     const waits = await Promise.all(
       Array.from({ length: 32 }, () => authFailures.recordFailure(address, now)),
     );
@@ -296,7 +303,7 @@ describe('failed authentications', () => {
 
   it('can be asked whether an address may still fail, without counting', async () => {
     const address = `198.51.100.9-${randomUUID()}`;
-    const now = at('2026-11-22T10:00:00.000Z');
+    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
     for (let count = 0; count < 40; count += 1) {
       expect(await authFailures.waitBeforeNextFailure(address, now)).toBe(0);
     }
