@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { IngestRecord } from '#app/contracts';
 import { compositePageSlug } from '#app/domain';
+import { TransactionRunner } from '#app/persistence';
 import { ProjectionRunner } from '../../apps/worker/src/projections/projection-runner.js';
 import type { TestApp } from './test-app.js';
 import { waitFor } from './wait-for.js';
@@ -28,10 +29,40 @@ export async function ingestAndProject(api: TestApp, batch: IngestRecord[]): Pro
   }
   await api.app.get(ProjectionRunner).catchUp(undefined, { wait: true });
   const key = await probeKey(api);
-  await waitFor('the ingested records to be visible through the API', async () => {
-    for (const record of batch) if (!(await isVisible(api, key, record))) return undefined;
-    return true;
-  });
+  try {
+    await waitFor('the ingested records to be visible through the API', async () => {
+      for (const record of batch) if (!(await isVisible(api, key, record))) return undefined;
+      return true;
+    });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; ${await projectionState(api, key, batch)}`);
+  }
+}
+
+/** What a timed-out wait saw: the records still missing, and where the projections stand. */
+async function projectionState(api: TestApp, key: string, batch: IngestRecord[]): Promise<string> {
+  const missing: string[] = [];
+  for (const record of batch) {
+    if (!(await isVisible(api, key, record))) missing.push(JSON.stringify(record).slice(0, 200));
+  }
+  const transactions = api.app.get(TransactionRunner);
+  const checkpoints = await transactions.query(
+    'SELECT name, last_seq, last_transaction_id FROM projection_checkpoints ORDER BY name',
+  );
+  const logEnd = await transactions.query(
+    'SELECT seq, transaction_id, type FROM events ORDER BY seq DESC LIMIT 3',
+  );
+  // On PostgreSQL: the horizon projections read up to, and the write transactions holding it.
+  const horizon =
+    transactions.dialect === 'postgres'
+      ? await transactions.query(
+          `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin,
+                  (SELECT json_agg(json_build_object('xid', backend_xid::text, 'state', state,
+                     'since', xact_start, 'query', left(query, 100)))
+                   FROM pg_stat_activity WHERE backend_xid IS NOT NULL) AS writers`,
+        )
+      : [];
+  return `missing: ${missing.join(', ')}; checkpoints: ${JSON.stringify(checkpoints)}; last events: ${JSON.stringify(logEnd)}; horizon: ${JSON.stringify(horizon)}`;
 }
 
 const probeKeys = new WeakMap<TestApp, Promise<string>>();
