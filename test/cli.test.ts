@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AccessRedis, RequestMeter } from '#app/access';
-import { IngestQueue, ingestJobId } from '#app/contracts';
+import { AppConfig } from '#app/config';
+import { IngestQueue, ingestJobId, WEBHOOK_QUEUE } from '#app/contracts';
+import { Queue } from 'bullmq';
 import { TransactionRunner } from '#app/persistence';
 import { JOB_STATES, type JobState } from '#app/observability';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -268,9 +270,20 @@ describe('the command-line tool with a worker running', () => {
 
   /** What queue:stats --json prints for the ingest queue, read from BullMQ directly. */
   async function expectedStats() {
-    const queue = ingestQueue();
-    const counts = (await queue.getJobCounts(...JOB_STATES)) as Record<JobState, number>;
-    return { ingest: { paused: await queue.isPaused(), ...counts } };
+    const stats = async (queue: Queue) => ({
+      paused: await queue.isPaused(),
+      ...((await queue.getJobCounts(...JOB_STATES)) as Record<JobState, number>),
+    });
+    const config = worker().app.get(AppConfig);
+    const webhooks = new Queue(WEBHOOK_QUEUE, {
+      connection: { url: config.redis.url },
+      prefix: config.redis.queuePrefix,
+    });
+    try {
+      return { ingest: await stats(ingestQueue()), webhooks: await stats(webhooks) };
+    } finally {
+      await webhooks.close();
+    }
   }
 
   beforeAll(async () => {
@@ -352,7 +365,7 @@ describe('the command-line tool with a worker running', () => {
     expect(result.stderr).toContain('1 of 1 records failed');
   });
 
-  it("queue:stats prints the ingest queue's jobs by state", async () => {
+  it("queue:stats prints every queue's jobs by state", async () => {
     const json = await cli(['queue:stats', '--json']);
     expect(json.code, said(json)).toBe(0);
     const stats = JSON.parse(json.stdout) as Awaited<ReturnType<typeof expectedStats>>;

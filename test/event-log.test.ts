@@ -18,7 +18,13 @@ let transactions: TransactionRunner;
 let eventStore: EventStore;
 let runner: ProjectionRunner;
 
-const PROJECTOR_NAMES = ['companies', 'pages', 'scrape-files', 'pricing-snapshots'];
+const PROJECTOR_NAMES = [
+  'companies',
+  'pages',
+  'scrape-files',
+  'pricing-snapshots',
+  'pricing-changes',
+];
 const METADATA: EventMetadata = {
   batch_id: null,
   request_id: null,

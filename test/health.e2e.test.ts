@@ -31,7 +31,7 @@ interface ReadinessBody {
 }
 
 const CHECKS = ['database', 'migrations', 'redis', 'queues', 'projections'];
-const PROJECTORS = ['companies', 'pages', 'pricing-snapshots', 'scrape-files'];
+const PROJECTORS = ['companies', 'pages', 'pricing-changes', 'pricing-snapshots', 'scrape-files'];
 
 async function probe(
   origin: string,
@@ -86,6 +86,7 @@ describe('/health/live and /health/ready', () => {
       status: 'up',
       companies: 0,
       pages: 0,
+      'pricing-changes': 0,
       'pricing-snapshots': 0,
       'scrape-files': 0,
     });
@@ -191,7 +192,7 @@ describe('/health/ready when a projection is far behind (READY_MAX_PROJECTION_LA
       projections: {
         status: 'down',
         message:
-          'more than 2 events behind (companies 3, pages 0, scrape-files 0, pricing-snapshots 0)',
+          'more than 2 events behind (companies 3, pages 0, scrape-files 0, pricing-snapshots 0, pricing-changes 0)',
       },
     });
     expect(Object.keys(ready.body.info).sort()).toEqual([

@@ -168,7 +168,7 @@ describe('after a known workload', () => {
       async () => {
         const { metrics } = await scrape();
         const lag = metrics.series('projection_lag_events');
-        return lag.length === 4 && lag.every((sample) => sample.value === 0) ? true : undefined;
+        return lag.length === 5 && lag.every((sample) => sample.value === 0) ? true : undefined;
       },
       30_000,
       200,
@@ -337,12 +337,24 @@ describe('after a known workload', () => {
         .series('projection_lag_events')
         .map((sample) => [sample.labels.projector, sample.value]),
     );
-    expect(lag).toEqual({ companies: 0, pages: 0, 'pricing-snapshots': 0, 'scrape-files': 0 });
+    expect(lag).toEqual({
+      companies: 0,
+      pages: 0,
+      'pricing-changes': 0,
+      'pricing-snapshots': 0,
+      'scrape-files': 0,
+    });
     const seconds = Object.fromEntries(
       final
         .series('projection_lag_seconds')
         .map((sample) => [sample.labels.projector, sample.value]),
     );
-    expect(seconds).toEqual({ companies: 0, pages: 0, 'pricing-snapshots': 0, 'scrape-files': 0 });
+    expect(seconds).toEqual({
+      companies: 0,
+      pages: 0,
+      'pricing-changes': 0,
+      'pricing-snapshots': 0,
+      'scrape-files': 0,
+    });
   });
 });

@@ -75,7 +75,9 @@ describe('GET /v1/api/openapi.json', () => {
     expect(all.length).toBeGreaterThanOrEqual(15);
     for (const { method, path, operation } of all) {
       const discovery = /^\/v1\/api\/(files|pricing)\/\{slug\}\/versions$/.test(path);
-      const metered = /^\/v1\/api\/(companies|pages|files|pricing)(\/|$)/.test(path) && !discovery;
+      const metered =
+        /^\/v1\/api\/(companies|pages|files|pricing|changes|webhooks)(\/|$)/.test(path) &&
+        !discovery;
       expect(operation['x-credit-cost'], `${method} ${path}`).toBe(metered ? 1 : 0);
     }
   });

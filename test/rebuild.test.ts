@@ -15,18 +15,31 @@ let api: TestApp;
 let transactions: TransactionRunner;
 let runner: ProjectionRunner;
 
-const PROJECTOR_NAMES = ['companies', 'pages', 'scrape-files', 'pricing-snapshots'];
-const READ_MODELS = ['companies', 'pricing_pages', 'scrape_files', 'pricing_snapshots'] as const;
-type Snapshot = Record<(typeof READ_MODELS)[number], Record<string, unknown>[]>;
+const PROJECTOR_NAMES = [
+  'companies',
+  'pages',
+  'scrape-files',
+  'pricing-snapshots',
+  'pricing-changes',
+];
+/** Every read model and its primary key. */
+const READ_MODELS = {
+  companies: 'id',
+  pricing_pages: 'id',
+  scrape_files: 'id',
+  pricing_snapshots: 'id',
+  pricing_changes: 'event_transaction_id, event_seq, change_index',
+} as const;
+type Snapshot = Record<keyof typeof READ_MODELS, Record<string, unknown>[]>;
 
 const sleep = (ms: number) => new Promise<void>((next) => setTimeout(next, ms));
 
 /** Every row of every read model, in primary-key order. */
 async function snapshot(): Promise<Snapshot> {
   const tables = await Promise.all(
-    READ_MODELS.map(async (table) => [
+    Object.entries(READ_MODELS).map(async ([table, key]) => [
       table,
-      await transactions.query(`SELECT * FROM ${table} ORDER BY id`),
+      await transactions.query(`SELECT * FROM ${table} ORDER BY ${key}`),
     ]),
   );
   return Object.fromEntries(tables) as Snapshot;
@@ -146,6 +159,22 @@ describe('rebuilding the read models from the event log', () => {
     expect(before.pricing_pages).toHaveLength(4);
     expect(before.scrape_files).toHaveLength(6);
     expect(before.pricing_snapshots).toHaveLength(4);
+    // Three first extractions (one plan each), then acme's price going from 10 to 12.
+    expect(
+      before.pricing_changes.map((change) => [
+        change['composite_slug'],
+        change['from_version'],
+        change['to_version'],
+        change['event_type'],
+        change['field'],
+      ]),
+    ).toEqual([
+      ['acme', null, '20250105', 'plan_added', null],
+      ['acme', '20250105', '20250201', 'price_increased', 'price'],
+      ['acme', '20250105', '20250201', 'charge_changed', 'price_display'],
+      ['acme.enterprise', null, '20250105', 'plan_added', null],
+      ['globex', null, '20250105', 'plan_added', null],
+    ]);
     expect(before.pricing_pages.map((page) => page['composite_slug']).sort()).toEqual([
       'acme',
       'acme.enterprise',
@@ -163,6 +192,7 @@ describe('rebuilding the read models from the event log', () => {
     await transactions.query("UPDATE companies SET name = 'Tampered' WHERE slug = 'acme.io'");
     await transactions.query("UPDATE pricing_snapshots SET document = '{}'");
     await transactions.query('DELETE FROM scrape_files');
+    await transactions.query("UPDATE pricing_changes SET event_type = 'plan_removed'");
     await transactions.query(
       `INSERT INTO pricing_pages (id, company_slug, page_slug, composite_slug, pricing_page_url, created_at)
        VALUES ('00000000-0000-4000-8000-000000000000', 'ghost.io', '', 'ghost', 'https://ghost.io', $1)`,
@@ -176,7 +206,7 @@ describe('rebuilding the read models from the event log', () => {
 
     const after = await snapshot();
     expect(after).toEqual(before);
-    for (const table of READ_MODELS) expect(await count(table)).toBeGreaterThan(0);
+    for (const table of Object.keys(READ_MODELS)) expect(await count(table)).toBeGreaterThan(0);
 
     const end = await logEnd();
     const positions = await checkpoints();
@@ -188,6 +218,7 @@ describe('rebuilding the read models from the event log', () => {
   it('the rebuild command (node dist/apps/worker/src/cli.js rebuild) restores every table exactly', async () => {
     await transactions.query("DELETE FROM pricing_snapshots WHERE company_slug = 'acme.io'");
     await transactions.query("UPDATE companies SET employees = '1-10'");
+    await transactions.query("DELETE FROM pricing_changes WHERE company_slug = 'globex.com'");
 
     const { stdout } = await run(process.execPath, ['dist/apps/worker/src/cli.js', 'rebuild'], {
       cwd: root,

@@ -23,6 +23,8 @@ describe('migrations and entities agree', () => {
       'CompanyListIndexes1763800000000',
       'CompanySearchTrigram1763900000000',
       'DropUnusedScrapeIndex1764000000000',
+      'PricingChanges1764100000000',
+      'Webhooks1764200000000',
     ]);
     expect(await runMigrations(dataSource)).toEqual([]);
   });

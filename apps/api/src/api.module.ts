@@ -4,6 +4,7 @@ import { AdminKeysController } from './admin/admin-keys.controller.js';
 import { AdminTokenGuard } from './admin/admin-token.guard.js';
 import { AdminTokenVerifier } from './admin/admin-token.verifier.js';
 import { CategoriesController } from './catalogue/categories.controller.js';
+import { ChangesController } from './changes/changes.controller.js';
 import { CompaniesController } from './catalogue/companies.controller.js';
 import { FilesController } from './catalogue/files.controller.js';
 import { PagesController } from './catalogue/pages.controller.js';
@@ -13,6 +14,7 @@ import { ImmutableReadCache } from './http/immutable-read.cache.js';
 import { IngestController } from './ingest/ingest.controller.js';
 import { IngestModule } from './ingest/ingest.module.js';
 import { UsageController } from './usage/usage.controller.js';
+import { WebhooksController } from './webhooks/webhooks.controller.js';
 
 @Module({
   imports: [AccessModule, IngestModule],
@@ -24,7 +26,9 @@ import { UsageController } from './usage/usage.controller.js';
     PagesController,
     FilesController,
     PricingController,
+    ChangesController,
     UsageController,
+    WebhooksController,
   ],
   providers: [
     SlugResolver,

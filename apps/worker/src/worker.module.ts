@@ -10,8 +10,13 @@ import { RecordAppender } from './ingestion/record-appender.js';
 import { EventsAppendedHandler } from './projections/events-appended.handler.js';
 import { ProjectionScheduler } from './projections/projection.scheduler.js';
 import { ProjectionsModule } from './projections/projections.module.js';
+import { WebhookDeliveryHost } from './webhooks/webhook-delivery.host.js';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 
-/** Consumes the ingest queue, appends events, and keeps the read models up to date. */
+/**
+ * Consumes the ingest queue, appends events, keeps the read models up to date, and delivers
+ * pricing changes to webhooks.
+ */
 @Module({
   imports: [CqrsModule, ProjectionsModule],
   providers: [
@@ -24,6 +29,8 @@ import { ProjectionsModule } from './projections/projections.module.js';
     IngestWorkerHost,
     ProjectionScheduler,
     EventsAppendedHandler,
+    WebhookDispatcher,
+    WebhookDeliveryHost,
   ],
 })
 export class WorkerModule {}

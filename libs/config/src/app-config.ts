@@ -54,6 +54,16 @@ export class AppConfig {
     },
     /** The API's in-process cache of answers that cannot change (version-addressed reads). */
     readonly readCache: { maxBytes: number; ttlMs: number },
+    readonly webhooks: {
+      /** Lifts the https-only and public-addresses-only rules (development and tests). */
+      allowPrivateUrls: boolean;
+      attempts: number;
+      backoffMs: number;
+      /** How long one delivery waits for the receiver's answer. */
+      timeoutMs: number;
+      /** Deliveries one worker process sends at once. */
+      concurrency: number;
+    },
   ) {}
 
   /** The plan of that name; undefined for a plan no longer configured. */

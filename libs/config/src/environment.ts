@@ -188,4 +188,36 @@ export class EnvironmentVariables {
     message: 'TRUST_PROXY must be true, false, or comma-separated proxy addresses or CIDRs',
   })
   TRUST_PROXY?: string;
+
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE_URLS?: boolean;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  WEBHOOK_ATTEMPTS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_BACKOFF_MS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(100)
+  @Max(120000)
+  WEBHOOK_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_CONCURRENCY?: number;
 }

@@ -80,5 +80,12 @@ export function loadConfig(
       maxBytes: (vars.READ_CACHE_MB ?? 16) * 1024 * 1024,
       ttlMs: (vars.READ_CACHE_SECONDS ?? 60) * 1000,
     },
+    {
+      allowPrivateUrls: vars.WEBHOOK_ALLOW_PRIVATE_URLS ?? false,
+      attempts: vars.WEBHOOK_ATTEMPTS ?? 10,
+      backoffMs: vars.WEBHOOK_BACKOFF_MS ?? 30_000,
+      timeoutMs: vars.WEBHOOK_TIMEOUT_MS ?? 10_000,
+      concurrency: vars.WEBHOOK_CONCURRENCY ?? 16,
+    },
   );
 }

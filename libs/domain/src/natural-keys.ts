@@ -18,6 +18,8 @@ export const streamIds = {
     `scrape-${companySlug}/${pageSlug}/${version}/`,
   pricing: (companySlug: string, pageSlug: string, version: string) =>
     `pricing-${companySlug}/${pageSlug}/${version}`,
+  /** Prefix shared by the extractions of one page; their stream ids sort by version. */
+  pricingOfPage: (companySlug: string, pageSlug: string) => `pricing-${companySlug}/${pageSlug}/`,
 };
 
 /** The contract's natural key of a record, as readable text. */

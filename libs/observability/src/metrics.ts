@@ -43,6 +43,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly webhookDeliveries = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook delivery attempts this process made, by outcome (delivered, retrying, failed, webhook_deleted)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly eventsAppended = new Counter({
     name: 'events_appended_total',
     help: 'Events this process appended to the log, by event type',

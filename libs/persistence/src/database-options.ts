@@ -4,26 +4,36 @@ import type { DatabaseConfig } from '#app/config';
 import type { DataSourceOptions } from 'typeorm';
 import { ApiKeyEntity } from './entities/api-key.entity.js';
 import { CompanyEntity } from './entities/company.entity.js';
+import { PricingChangeEntity } from './entities/pricing-change.entity.js';
 import { PricingPageEntity } from './entities/pricing-page.entity.js';
 import { PricingSnapshotEntity } from './entities/pricing-snapshot.entity.js';
 import { ScrapeFileEntity } from './entities/scrape-file.entity.js';
+import { WebhookDispatchEntity } from './entities/webhook-dispatch.entity.js';
+import { WebhookEntity } from './entities/webhook.entity.js';
 import { InitialSchema1763700000000 } from './migrations/1763700000000-initial-schema.js';
 import { CompanyListIndexes1763800000000 } from './migrations/1763800000000-company-list-indexes.js';
 import { CompanySearchTrigram1763900000000 } from './migrations/1763900000000-company-search-trigram.js';
 import { DropUnusedScrapeIndex1764000000000 } from './migrations/1764000000000-drop-unused-scrape-index.js';
+import { PricingChanges1764100000000 } from './migrations/1764100000000-pricing-changes.js';
+import { Webhooks1764200000000 } from './migrations/1764200000000-webhooks.js';
 
 export const ENTITIES = [
   CompanyEntity,
   PricingPageEntity,
   ScrapeFileEntity,
   PricingSnapshotEntity,
+  PricingChangeEntity,
   ApiKeyEntity,
+  WebhookEntity,
+  WebhookDispatchEntity,
 ];
 export const MIGRATIONS = [
   InitialSchema1763700000000,
   CompanyListIndexes1763800000000,
   CompanySearchTrigram1763900000000,
   DropUnusedScrapeIndex1764000000000,
+  PricingChanges1764100000000,
+  Webhooks1764200000000,
 ];
 
 /** The part of a better-sqlite3 connection the options below use. */

@@ -22,6 +22,7 @@ export { CompanyEntity } from './entities/company.entity.js';
 export { PricingPageEntity } from './entities/pricing-page.entity.js';
 export { ScrapeFileEntity } from './entities/scrape-file.entity.js';
 export { PricingSnapshotEntity } from './entities/pricing-snapshot.entity.js';
+export { PricingChangeEntity } from './entities/pricing-change.entity.js';
 export {
   CompanyReader,
   COMPANY_SORT_COLUMNS,
@@ -31,4 +32,12 @@ export {
 export { PageReader } from './read-models/page.reader.js';
 export { ScrapeFileReader } from './read-models/scrape-file.reader.js';
 export { PricingSnapshotReader } from './read-models/pricing-snapshot.reader.js';
+export {
+  PricingChangeReader,
+  pricingChangeView,
+  type FeedPosition,
+  type PricingChangeQuery,
+} from './read-models/pricing-change.reader.js';
+export { WebhookEntity } from './entities/webhook.entity.js';
+export { WebhookRepository, type DispatchState } from './webhooks/webhook.repository.js';
 export { isDatabaseUnavailable } from './database-unavailable.js';

@@ -10,10 +10,12 @@ import { CheckpointStore } from './projections/checkpoint-store.js';
 import { ProjectionLagReader } from './projections/projection-lag.reader.js';
 import { CompanyReader } from './read-models/company.reader.js';
 import { PageReader } from './read-models/page.reader.js';
+import { PricingChangeReader } from './read-models/pricing-change.reader.js';
 import { PricingSnapshotReader } from './read-models/pricing-snapshot.reader.js';
 import { ReadModelTables } from './read-models/read-model-tables.js';
 import { ScrapeFileReader } from './read-models/scrape-file.reader.js';
 import { TransactionRunner } from './transaction-runner.js';
+import { WebhookRepository } from './webhooks/webhook.repository.js';
 
 const PROVIDERS = [
   TransactionRunner,
@@ -26,6 +28,8 @@ const PROVIDERS = [
   PageReader,
   ScrapeFileReader,
   PricingSnapshotReader,
+  PricingChangeReader,
+  WebhookRepository,
 ];
 
 /** The database: connected and migrated before any other provider can use it. */

@@ -109,8 +109,9 @@ export class ProjectionRunner {
         const last = batch.at(-1);
         if (!last) continue;
         const events = batch.map((positioned) => positioned.event);
+        const positions = batch.map((positioned) => positioned.position);
         for (const projector of projectors) {
-          await projector.apply(tx, events);
+          await projector.apply(tx, events, positions);
           applied.push([projector.name, batch.length]);
         }
         await this.checkpoints.advance(

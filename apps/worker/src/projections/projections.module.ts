@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CompaniesProjector } from './companies.projector.js';
 import { PagesProjector } from './pages.projector.js';
+import { PricingChangesProjector } from './pricing-changes.projector.js';
 import { PricingSnapshotsProjector } from './pricing-snapshots.projector.js';
 import { ProjectionRunner } from './projection-runner.js';
 import { PROJECTORS, type Projector } from './projector.js';
@@ -11,6 +12,7 @@ const PROJECTOR_CLASSES = [
   PagesProjector,
   ScrapeFilesProjector,
   PricingSnapshotsProjector,
+  PricingChangesProjector,
 ];
 
 /** The projectors and the runner that moves them; the worker schedules it, the CLI rebuilds. */

@@ -1,12 +1,15 @@
 import type { RecordedEvent } from '#app/domain';
-import type { ProjectorName, Transaction } from '#app/persistence';
+import type { LogPosition, ProjectorName, Transaction } from '#app/persistence';
 
 /** Builds one read model from the log. */
 export interface Projector {
   /** The checkpoint's name (one of PROJECTOR_NAMES). */
   readonly name: ProjectorName;
-  /** Applies a batch of events in log order; events of other types are ignored. */
-  apply(tx: Transaction, events: RecordedEvent[]): Promise<void>;
+  /**
+   * Applies a batch of events in log order; events of other types are ignored. `positions[i]`
+   * is where `events[i]` stands in projection order.
+   */
+  apply(tx: Transaction, events: RecordedEvent[], positions: LogPosition[]): Promise<void>;
   /** Empties the read model, before a rebuild. */
   clear(tx: Transaction): Promise<void>;
 }

@@ -151,6 +151,41 @@ export class EventStore {
   }
 
   /**
+   * For each prefix, the first event of its last stream by stream id, among the streams that
+   * start with it and began before `before` in projection order; a prefix with none is absent.
+   */
+  async readLastStreamStartsBefore(
+    tx: Transaction,
+    prefixes: string[],
+    before: LogPosition,
+  ): Promise<Map<string, RecordedEvent>> {
+    const last = new Map<string, RecordedEvent>();
+    for (const chunk of chunks([...new Set(prefixes)], MAX_PARAMETERS / 2 - 2)) {
+      const [earlier, params] =
+        tx.dialect === 'postgres'
+          ? ['(transaction_id, seq) < ($1::xid8, $2::bigint)', [before.transactionId, before.seq]]
+          : ['seq < $2', [before.transactionId, before.seq]];
+      // One backward range read of the (stream_id, stream_version) index per prefix.
+      const selects = chunk.map((_, i) => {
+        const from = 2 * i + 3;
+        return `SELECT * FROM (SELECT ${COLUMNS} FROM events
+          WHERE stream_id >= $${from} AND stream_id < $${from + 1} AND stream_version = 1
+            AND ${earlier}
+          ORDER BY stream_id DESC LIMIT 1) AS last_${i}`;
+      });
+      const rows = await tx.query<EventRow>(selects.join(' UNION ALL '), [
+        ...params,
+        ...chunk.flatMap((prefix) => [prefix, `${prefix}\u{10FFFF}`]),
+      ]);
+      for (const row of rows) {
+        const prefix = chunk.find((candidate) => row.stream_id.startsWith(candidate));
+        if (prefix !== undefined) last.set(prefix, toRecordedEvent(row));
+      }
+    }
+    return last;
+  }
+
+  /**
    * Events after `after` in projection order, at most `limit`. On PostgreSQL a transaction can
    * commit a lower seq after a higher one is visible; reading only transactions older than the
    * snapshot's xmin (none of which can still commit) and ordering by (transaction, seq) means

@@ -6,7 +6,13 @@ import { CheckpointStore } from './checkpoint-store.js';
  * The projectors' checkpoint names. They are stored in the database: never change one (its
  * projector would replay the log from the start); a new projector joins the list.
  */
-export const PROJECTOR_NAMES = ['companies', 'pages', 'scrape-files', 'pricing-snapshots'] as const;
+export const PROJECTOR_NAMES = [
+  'companies',
+  'pages',
+  'scrape-files',
+  'pricing-snapshots',
+  'pricing-changes',
+] as const;
 export type ProjectorName = (typeof PROJECTOR_NAMES)[number];
 
 /** Backlogs are counted up to this many events: enough to say "far behind", cheap to count. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CompanyEntity } from '../entities/company.entity.js';
+import { PricingChangeEntity } from '../entities/pricing-change.entity.js';
 import { PricingPageEntity } from '../entities/pricing-page.entity.js';
 import { PricingSnapshotEntity } from '../entities/pricing-snapshot.entity.js';
 import { ScrapeFileEntity } from '../entities/scrape-file.entity.js';
@@ -12,4 +13,5 @@ export class ReadModelTables {
   readonly pages = new ReadModelTable(PricingPageEntity);
   readonly scrapeFiles = new ReadModelTable(ScrapeFileEntity);
   readonly pricingSnapshots = new ReadModelTable(PricingSnapshotEntity);
+  readonly pricingChanges = new ReadModelTable(PricingChangeEntity);
 }

@@ -1,0 +1,147 @@
+import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { COMPANY_SLUG, PRICING_CHANGE_TYPES, type PricingChangeType } from '#app/domain';
+import { PricingChangeReader, pricingChangeView } from '#app/persistence';
+import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { integerParameter, optionalText, type QueryValue } from '../catalogue/query-parameters.js';
+import { ApiError } from '../errors/api-error.js';
+import { CreditCost } from '../metering/credit-cost.decorator.js';
+import { ChangeFeedDto } from '../openapi/changes.dto.js';
+import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
+import { PATTERNS } from '../openapi/patterns.js';
+import { decodeCursor, encodeCursor, START_OF_FEED } from './feed-cursor.js';
+
+/** Pricing changes of every page, in the order the log recorded them, read on by a cursor. */
+@Controller('api/changes')
+@UseGuards(ApiKeyGuard('read', 'pricing'))
+@ApiTags('Pricing')
+@ApiKeyAuth()
+@CreditCost(1)
+export class ChangesController {
+  constructor(private readonly changes: PricingChangeReader) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listChanges',
+    summary: 'Feed of pricing changes across all companies, oldest first',
+    description:
+      "Each extraction's changes from the page's latest version before it (a page's first " +
+      'extraction adds its plans; an extraction older than the latest adds nothing). Without ' +
+      'since, from the beginning; with the next_cursor of the previous page, from there on. ' +
+      'Following next_cursor gives every change once, in order, also while new extractions ' +
+      'arrive; an empty page still has a next_cursor to poll with.',
+  })
+  @ApiQuery({
+    name: 'since',
+    required: false,
+    type: String,
+    pattern: '^[A-Za-z0-9_-]+$',
+    description: 'A next_cursor from an earlier answer (opaque)',
+    example: 'MC40Mi4w',
+  })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    type: 'integer',
+    minimum: 1,
+    maximum: 500,
+    default: 100,
+    description: 'Changes per page',
+  })
+  @ApiQuery({
+    name: 'company',
+    required: false,
+    type: String,
+    pattern: PATTERNS.companySlug,
+    description: 'Only the changes of this company (its full slug)',
+    example: 'notion.so',
+  })
+  @ApiQuery({
+    name: 'event_type',
+    required: false,
+    enum: PRICING_CHANGE_TYPES,
+    description: 'Only changes of this type',
+  })
+  @ApiOkResponse({
+    type: ChangeFeedDto,
+    description: 'A page of changes and the cursor to read on from',
+  })
+  @ApiErrorResponses('general', [400, 401, 403, 500], {
+    400: {
+      cursor: {
+        summary: 'A since that is not a cursor of this feed',
+        value: {
+          error: 'Bad Request',
+          message: 'since is not a cursor of this feed: pass a next_cursor as it was given',
+          details: { parameter: 'since', provided: 'abc' },
+        },
+      },
+      eventType: {
+        summary: 'An unknown event_type',
+        value: {
+          error: 'Bad Request',
+          message: 'Unknown event_type: price_up',
+          details: {
+            parameter: 'event_type',
+            provided: 'price_up',
+            valid_values: [...PRICING_CHANGE_TYPES],
+          },
+        },
+      },
+    },
+  })
+  async list(
+    @Query('since') sinceValue: QueryValue,
+    @Query('limit') limitValue: QueryValue,
+    @Query('company') companyValue: QueryValue,
+    @Query('event_type') eventTypeValue: QueryValue,
+  ) {
+    const since = optionalText('since', sinceValue, 100);
+    const after = since === undefined ? START_OF_FEED : decodeCursor(since);
+    if (!after) {
+      throw new ApiError(
+        400,
+        'INVALID_CURSOR',
+        'since is not a cursor of this feed: pass a next_cursor as it was given',
+        { parameter: 'since', provided: since },
+      );
+    }
+    const limit = integerParameter('limit', limitValue, { fallback: 100, min: 1, max: 500 });
+    const companySlug = optionalText('company', companyValue, 255);
+    if (companySlug !== undefined && !COMPANY_SLUG.test(companySlug)) {
+      throw new ApiError(
+        400,
+        'INVALID_PARAMETER',
+        `company is not a company slug: ${companySlug}`,
+        {
+          parameter: 'company',
+          provided: companySlug,
+          expected: 'a company slug such as notion.so',
+        },
+      );
+    }
+    const eventType = optionalText('event_type', eventTypeValue, 100);
+    if (eventType !== undefined && !PRICING_CHANGE_TYPES.includes(eventType as PricingChangeType)) {
+      throw new ApiError(400, 'INVALID_EVENT_TYPE', `Unknown event_type: ${eventType}`, {
+        parameter: 'event_type',
+        provided: eventType,
+        valid_values: [...PRICING_CHANGE_TYPES],
+      });
+    }
+    // One more than asked tells whether there is more, without counting.
+    const rows = await this.changes.page({ after, limit: limit + 1, companySlug, eventType });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      changes: page.map(pricingChangeView),
+      next_cursor: last
+        ? encodeCursor({
+            transactionId: last.eventTransactionId,
+            seq: last.eventSeq,
+            index: last.changeIndex,
+          })
+        : encodeCursor(after),
+      has_more: rows.length > limit,
+    };
+  }
+}

@@ -1,0 +1,27 @@
+import type { FeedPosition } from '#app/persistence';
+
+/** Before every change: a feed read without `since` starts here. */
+export const START_OF_FEED: FeedPosition = { transactionId: '0', seq: '0', index: 0 };
+
+// Up to 19 digits: a PostgreSQL bigint.
+const POSITION = /^(0|[1-9]\d{0,18})\.(0|[1-9]\d{0,18})\.(0|[1-9]\d{0,8})$/;
+
+/**
+ * The feed's cursor: opaque to clients (base64url), so its content may change in a later
+ * version; today the feed position as text.
+ */
+export function encodeCursor(position: FeedPosition): string {
+  return Buffer.from(`${position.transactionId}.${position.seq}.${position.index}`).toString(
+    'base64url',
+  );
+}
+
+/** The position a cursor names, or null when it is not one this service handed out. */
+export function decodeCursor(cursor: string): FeedPosition | null {
+  if (!/^[A-Za-z0-9_-]{1,80}$/.test(cursor)) return null;
+  const match = POSITION.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  if (!match) return null;
+  const position = { transactionId: match[1]!, seq: match[2]!, index: Number(match[3]) };
+  // base64url decoding ignores stray trailing bits: only the canonical spelling is a cursor.
+  return encodeCursor(position) === cursor ? position : null;
+}

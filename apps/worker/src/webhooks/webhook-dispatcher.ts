@@ -1,0 +1,160 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '#app/config';
+import { createRedisConnection, WEBHOOK_QUEUE } from '#app/contracts';
+import {
+  PricingChangeReader,
+  pricingChangeView,
+  WebhookRepository,
+  type LogPosition,
+  type PricingChangeEntity,
+  type WebhookEntity,
+} from '#app/persistence';
+import {
+  WEBHOOK_JOB_NAME,
+  webhookJobOptions,
+  type WebhookJobData,
+  type WebhookJobResult,
+} from '#app/webhooks';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+
+/** Extractions whose deliveries are queued in one step. */
+const EXTRACTIONS_PER_STEP = 100;
+
+const compare = (a: LogPosition, b: LogPosition): number => {
+  const byTransaction = BigInt(a.transactionId) - BigInt(b.transactionId);
+  if (byTransaction !== 0n) return byTransaction > 0n ? 1 : -1;
+  return Math.sign(a.seq - b.seq);
+};
+
+/**
+ * Follows the change feed and queues one delivery per webhook and extraction with changes the
+ * webhook asked for. Every worker runs one; they need no lock between them. A step queues its
+ * jobs, then moves the shared position only if nobody moved it (or registered a webhook)
+ * meanwhile: a crash or a lost race between the two queues the same jobs again, under the same
+ * ids, which BullMQ keeps as one job. So each change is queued at least once, and in practice
+ * once.
+ */
+@Injectable()
+export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(WebhookDispatcher.name);
+  private connection?: Redis;
+  private queue?: Queue<WebhookJobData, WebhookJobResult>;
+  private timer?: NodeJS.Timeout;
+  private current: Promise<void> | null = null;
+  private stopped = false;
+  /** Set while steps fail, so that an outage is logged once rather than at every tick. */
+  private failing = false;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly changes: PricingChangeReader,
+    private readonly webhooks: WebhookRepository,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    // Fails fast when Redis is away: the position stays, and the next tick tries again.
+    this.connection = createRedisConnection(this.config.redis.url, 'webhook-dispatch', {
+      maxRetriesPerRequest: 1,
+    });
+    this.queue = new Queue(WEBHOOK_QUEUE, {
+      connection: this.connection,
+      prefix: this.config.redis.queuePrefix,
+      defaultJobOptions: webhookJobOptions(this.config),
+    });
+    this.queue.on('error', () => undefined);
+    this.timer = setInterval(() => this.nudge(), this.config.projections.pollMs);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.current;
+    await this.queue?.close();
+    this.connection?.disconnect();
+  }
+
+  private nudge(): void {
+    if (this.current || this.stopped) return;
+    this.current = this.runUntilQuiet().finally(() => {
+      this.current = null;
+    });
+  }
+
+  private async runUntilQuiet(): Promise<void> {
+    try {
+      while (!this.stopped && (await this.step())) {
+        // Another step at once: there may be more.
+      }
+      if (this.failing) this.logger.log('webhook dispatch succeeds again');
+      this.failing = false;
+    } catch (error) {
+      if (!this.failing) this.logger.error(`webhook dispatch failed: ${(error as Error).message}`);
+      this.failing = true;
+    }
+  }
+
+  /** Queues the deliveries of the next extractions; whether there may be more to do. */
+  async step(): Promise<boolean> {
+    const state = await this.webhooks.dispatchState();
+    const webhooks = (await this.webhooks.all()).map(subscription);
+    if (webhooks.length === 0) {
+      // Nobody to deliver to: skip to the feed's end (a registration meanwhile stops the move).
+      const end = await this.changes.lastExtraction();
+      if (compare(end, state.position) > 0) await this.webhooks.advanceDispatch(state, end);
+      return false;
+    }
+    const rows = await this.changes.extractionsAfter(state.position, EXTRACTIONS_PER_STEP);
+    if (rows.length === 0) return false;
+    const extractions = groupByExtraction(rows);
+    const jobs = extractions.flatMap(({ position, changes }) =>
+      webhooks.flatMap(({ webhook, start, wants }) => {
+        if (compare(position, start) <= 0) return [];
+        const wanted = changes.filter(wants);
+        if (wanted.length === 0) return [];
+        const id = `${webhook.id}_${position.transactionId}_${position.seq}`;
+        const data: WebhookJobData = {
+          webhookId: webhook.id,
+          payload: {
+            id,
+            type: WEBHOOK_JOB_NAME,
+            webhook_id: webhook.id,
+            changes: wanted.map(pricingChangeView),
+          },
+        };
+        return [{ name: WEBHOOK_JOB_NAME, data, opts: { jobId: id } }];
+      }),
+    );
+    if (jobs.length > 0) await this.queue!.addBulk(jobs);
+    await this.webhooks.advanceDispatch(state, extractions.at(-1)!.position);
+    // Moved or not (another dispatcher moved first, or a webhook was registered), look again.
+    return true;
+  }
+}
+
+/** A webhook with where it starts in the feed and which changes it asked for. */
+function subscription(webhook: WebhookEntity) {
+  const eventTypes = webhook.eventTypes ? (JSON.parse(webhook.eventTypes) as string[]) : null;
+  const companies = webhook.companies ? (JSON.parse(webhook.companies) as string[]) : null;
+  return {
+    webhook,
+    start: { transactionId: webhook.startTransactionId, seq: Number(webhook.startSeq) },
+    wants: (change: PricingChangeEntity) =>
+      (!eventTypes || eventTypes.includes(change.eventType)) &&
+      (!companies || companies.includes(change.companySlug)),
+  };
+}
+
+/** Rows in feed order, as the extractions they belong to. */
+function groupByExtraction(
+  rows: PricingChangeEntity[],
+): { position: LogPosition; changes: PricingChangeEntity[] }[] {
+  const groups: { position: LogPosition; changes: PricingChangeEntity[] }[] = [];
+  for (const row of rows) {
+    const position = { transactionId: String(row.eventTransactionId), seq: Number(row.eventSeq) };
+    const last = groups.at(-1);
+    if (last && compare(last.position, position) === 0) last.changes.push(row);
+    else groups.push({ position, changes: [row] });
+  }
+  return groups;
+}

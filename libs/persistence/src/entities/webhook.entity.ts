@@ -1,0 +1,25 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/**
+ * A URL that receives pricing changes, owned by the API key that registered it. The secret
+ * signs deliveries, so it is kept as it is (unlike an API key, only ever stored as a hash).
+ */
+@Entity('webhooks')
+@Index('ix_webhooks_api_key', ['apiKeyId', 'createdAt'])
+export class WebhookEntity {
+  @PrimaryColumn('varchar', { length: 36 }) id!: string;
+  @Column('varchar', { name: 'api_key_id', length: 36 }) apiKeyId!: string;
+  @Column('varchar', { length: 2048 }) url!: string;
+  @Column('varchar', { length: 100 }) secret!: string;
+  /** JSON array; null for every event type. */
+  @Column('text', { name: 'event_types', nullable: true }) eventTypes!: string | null;
+  /** JSON array of company slugs; null for every company. */
+  @Column('text', { nullable: true }) companies!: string | null;
+  /**
+   * The change feed's end when the webhook was registered: it receives the extractions after
+   * this position (transaction id, seq), none from before it existed.
+   */
+  @Column('bigint', { name: 'start_transaction_id' }) startTransactionId!: string;
+  @Column('bigint', { name: 'start_seq' }) startSeq!: string;
+  @Column('varchar', { name: 'created_at', length: 32 }) createdAt!: string;
+}

@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, Repository } from 'typeorm';
+import { PricingChangeEntity } from '../entities/pricing-change.entity.js';
+import type { LogPosition } from '../events/event-store.js';
+
+/** A place in the change feed: the extraction event's projection position and change index. */
+export interface FeedPosition {
+  transactionId: string;
+  seq: string;
+  index: number;
+}
+
+export interface PricingChangeQuery {
+  /** Changes strictly after this position. */
+  after: FeedPosition;
+  limit: number;
+  companySlug?: string;
+  eventType?: string;
+}
+
+/**
+ * The change feed, in feed position order. Only the pricing-changes projector writes it, in
+ * increasing position and inside the transaction that moves its checkpoint, and its
+ * transactions run one after another (checkpoint lock): so the rows any reader sees are always
+ * every row up to some position, and a row can never appear behind a position already read.
+ */
+@Injectable()
+export class PricingChangeReader {
+  private readonly changes: Repository<PricingChangeEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.changes = dataSource.getRepository(PricingChangeEntity);
+  }
+
+  page({
+    after,
+    limit,
+    companySlug,
+    eventType,
+  }: PricingChangeQuery): Promise<PricingChangeEntity[]> {
+    const query = this.changes
+      .createQueryBuilder('change')
+      .where(
+        '(change.eventTransactionId, change.eventSeq, change.changeIndex) > (:transactionId, :seq, :index)',
+        after,
+      )
+      .orderBy('change.eventTransactionId', 'ASC')
+      .addOrderBy('change.eventSeq', 'ASC')
+      .addOrderBy('change.changeIndex', 'ASC')
+      .limit(limit);
+    if (companySlug !== undefined)
+      query.andWhere('change.companySlug = :companySlug', { companySlug });
+    if (eventType !== undefined) query.andWhere('change.eventType = :eventType', { eventType });
+    return query.getMany();
+  }
+
+  /** The position of the feed's last extraction; the start of the log when it is empty. */
+  async lastExtraction(): Promise<LogPosition> {
+    const last = await this.changes.findOne({
+      where: {},
+      order: { eventTransactionId: 'DESC', eventSeq: 'DESC' },
+    });
+    return last
+      ? { transactionId: String(last.eventTransactionId), seq: Number(last.eventSeq) }
+      : { transactionId: '0', seq: 0 };
+  }
+
+  /**
+   * The changes of the next extractions after `after` (an extraction's position: transaction
+   * id, seq), at most `limit` extractions, each whole, in feed order.
+   */
+  async extractionsAfter(after: LogPosition, limit: number): Promise<PricingChangeEntity[]> {
+    const afterExtraction = '(change.eventTransactionId, change.eventSeq) > (:transactionId, :seq)';
+    const positions = { transactionId: after.transactionId, seq: String(after.seq) };
+    const last = await this.changes
+      .createQueryBuilder('change')
+      .select('change.eventTransactionId', 'transaction_id')
+      .addSelect('change.eventSeq', 'seq')
+      .distinct(true)
+      .where(afterExtraction, positions)
+      .orderBy('change.eventTransactionId', 'ASC')
+      .addOrderBy('change.eventSeq', 'ASC')
+      .offset(limit - 1)
+      .limit(1)
+      .getRawOne<{ transaction_id: string | number; seq: string | number }>();
+    const query = this.changes
+      .createQueryBuilder('change')
+      .where(afterExtraction, positions)
+      .orderBy('change.eventTransactionId', 'ASC')
+      .addOrderBy('change.eventSeq', 'ASC')
+      .addOrderBy('change.changeIndex', 'ASC');
+    if (last) {
+      query.andWhere(
+        '(change.eventTransactionId, change.eventSeq) <= (:lastTransactionId, :lastSeq)',
+        { lastTransactionId: String(last.transaction_id), lastSeq: String(last.seq) },
+      );
+    }
+    return query.getMany();
+  }
+}
+
+/** A change as the feed and webhook deliveries show it. */
+export function pricingChangeView(row: PricingChangeEntity) {
+  return {
+    slug: row.compositeSlug,
+    company_slug: row.companySlug,
+    page_subslug: row.pageSlug,
+    from_version: row.fromVersion,
+    to_version: row.toVersion,
+    event_type: row.eventType,
+    plan: row.plan,
+    charge:
+      row.chargeBilling === null
+        ? null
+        : { billing: row.chargeBilling, display_name: row.chargeDisplayName },
+    discount: row.discount,
+    field: row.field,
+    old_value: JSON.parse(row.oldValue) as unknown,
+    new_value: JSON.parse(row.newValue) as unknown,
+    recorded_at: row.recordedAt,
+  };
+}

@@ -1,0 +1,5 @@
+export * from './public-address.js';
+export * from './signature.js';
+export * from './webhook-job.js';
+export * from './webhook-sender.js';
+export * from './webhook-url.js';

@@ -1,0 +1,407 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PricingChangeReader } from '#app/persistence';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getJson, ingestAndProject, type JsonResponse } from './support/catalogue-fixture.js';
+import { records } from './support/records.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+import { testEnvironment } from './support/test-environment.js';
+import { waitFor } from './support/wait-for.js';
+
+/**
+ * Webhooks: registration, listing and deletion, and deliveries to a real receiver on loopback
+ * that checks every signature and fails for a while before it takes them.
+ */
+
+const environment = testEnvironment();
+let api: TestApp;
+let key: string;
+
+interface Delivery {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  answered: number;
+}
+
+interface DeliveryBody {
+  id: string;
+  type: string;
+  webhook_id: string;
+  changes: { slug: string; to_version: string; event_type: string }[];
+}
+
+/**
+ * A webhook receiver: records every request, and answers the first `failures` of them badly
+ * (503s, then a connection cut without an answer) before it takes the rest with 204.
+ */
+class Receiver {
+  readonly deliveries: Delivery[] = [];
+  private readonly server: Server;
+  private failuresLeft: number;
+
+  constructor(failures: number) {
+    this.failuresLeft = failures;
+    this.server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const failing = this.failuresLeft > 0;
+        this.failuresLeft -= 1;
+        const answered = !failing ? 204 : this.failuresLeft === 0 ? 0 : 503;
+        this.deliveries.push({
+          path: request.url ?? '',
+          headers: request.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          answered,
+        });
+        if (answered === 0) request.socket.destroy();
+        else response.writeHead(answered).end();
+      });
+    });
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((ready) => this.server.listen(0, '127.0.0.1', ready));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  taken(path: string): Delivery[] {
+    return this.deliveries.filter(
+      (delivery) => delivery.path === path && delivery.answered === 204,
+    );
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((closed) => this.server.close(() => closed()));
+  }
+}
+
+/** The receiver's check, written from the README's description rather than the signing code. */
+function signatureIsValid(secret: string, delivery: Delivery): boolean {
+  const header = String(delivery.headers['x-signature'] ?? '');
+  const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
+  if (!match) return false;
+  const [, timestamp, mac] = match;
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return false;
+  const expected = createHmac('sha256', secret).update(`${timestamp}.${delivery.body}`).digest();
+  return timingSafeEqual(expected, Buffer.from(mac!, 'hex'));
+}
+
+const brief = (change: DeliveryBody['changes'][number]) => [
+  change.slug,
+  change.to_version,
+  change.event_type,
+];
+
+interface WebhookBody {
+  id: string;
+  url: string;
+  event_types: string[] | null;
+  companies: string[] | null;
+  created_at: string;
+  secret?: string;
+}
+
+const register = (body: unknown, apiKey = key) =>
+  api.request('/api/webhooks', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+const remove = (id: string, apiKey = key) =>
+  api.request(`/api/webhooks/${id}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
+
+const list = (apiKey = key): Promise<JsonResponse<{ webhooks: WebhookBody[] }>> =>
+  getJson(api, '/api/webhooks', apiKey);
+
+beforeAll(async () => {
+  api = await startTestApp(
+    environment.config({
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_BACKOFF_MS: '100',
+      WEBHOOK_ATTEMPTS: '8',
+    }),
+  );
+  key = await api.createKey(['read'], 'enterprise');
+  await ingestAndProject(api, [
+    records.company('alpha.io'),
+    records.company('beta.io'),
+    records.page('alpha.io'),
+    records.page('beta.io'),
+  ]);
+});
+
+afterAll(async () => {
+  await api?.close();
+  await environment.cleanup();
+});
+
+describe('webhook registration', () => {
+  it('registers with a secret shown once, lists without it, deletes, and charges a credit each', async () => {
+    const created = await register({
+      url: 'https://hooks.example.com/pricing?token=abc',
+      event_types: ['price_increased', 'price_increased', 'plan_added'],
+      companies: ['alpha.io'],
+    });
+    expect(created.status).toBe(201);
+    const credits = Number(created.headers.get('x-credits-remaining'));
+    const webhook = (await created.json()) as WebhookBody;
+    expect(webhook).toMatchObject({
+      url: 'https://hooks.example.com/pricing?token=abc',
+      event_types: ['price_increased', 'plan_added'],
+      companies: ['alpha.io'],
+    });
+    expect(webhook.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+
+    const listed = await list();
+    expect(listed.status).toBe(200);
+    expect(Number(listed.headers.get('x-credits-remaining'))).toBe(credits - 1);
+    const { secret: _secret, ...shown } = webhook;
+    expect(listed.body.webhooks).toContainEqual(shown);
+    expect(JSON.stringify(listed.body)).not.toContain(webhook.secret);
+
+    // Another key neither sees nor deletes it.
+    const other = await api.createKey(['read'], 'enterprise');
+    expect((await list(other)).body.webhooks).toEqual([]);
+    expect((await remove(webhook.id, other)).status).toBe(404);
+
+    const deleted = await remove(webhook.id);
+    expect(deleted.status).toBe(204);
+    expect(Number(deleted.headers.get('x-credits-remaining'))).toBe(credits - 2);
+    expect((await list()).body.webhooks.map((each) => each.id)).not.toContain(webhook.id);
+    const again = await remove(webhook.id);
+    expect(again.status).toBe(404);
+    expect(await again.json()).toEqual({
+      error: 'Not Found',
+      message: `No webhook ${webhook.id}`,
+      details: { id: webhook.id },
+    });
+  });
+
+  it('needs the webhooks feature: 403 naming the enterprise plan for a pro key', async () => {
+    const pro = await api.createKey(['read'], 'pro');
+    const response = await register({ url: 'https://hooks.example.com/x' }, pro);
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({
+      error: 'Forbidden',
+      details: { required_plan: 'enterprise', current_plan: 'pro' },
+    });
+    expect((await list(pro)).status).toBe(403);
+  });
+
+  it('refuses a bad body with 400 naming each field, and charges nothing', async () => {
+    const bad = [
+      { url: 'not a url' },
+      { url: 'ftp://hooks.example.com/x' },
+      { url: 'https://user:password@hooks.example.com/x' },
+      { url: 'https://hooks.example.com/x', event_types: ['price_up'] },
+      { url: 'https://hooks.example.com/x', companies: ['Not A Slug'] },
+      { url: 'https://hooks.example.com/x', extra: true },
+      { url: `https://hooks.example.com/${'x'.repeat(2048)}` },
+    ];
+    const before = (await list()).headers.get('x-credits-remaining');
+    for (const body of bad) {
+      const response = await register(body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      const error = (await response.json()) as { error: string; message: string };
+      expect(error.error).toBe('Bad Request');
+    }
+    const after = await list();
+    expect(Number(after.headers.get('x-credits-remaining'))).toBe(Number(before) - 1);
+  });
+
+  it('holds at most 20 webhooks per key', async () => {
+    const own = await api.createKey(['read'], 'enterprise');
+    for (let index = 0; index < 20; index += 1) {
+      expect((await register({ url: `https://hooks.example.com/${index}` }, own)).status).toBe(201);
+    }
+    const refused = await register({ url: 'https://hooks.example.com/21' }, own);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ details: { limit: 20 } });
+  });
+});
+
+describe('without WEBHOOK_ALLOW_PRIVATE_URLS', () => {
+  const strictEnvironment = testEnvironment();
+  let strict: TestApp;
+  let strictKey: string;
+
+  beforeAll(async () => {
+    strict = await startTestApp(strictEnvironment.config(), { withWorker: false });
+    strictKey = await strict.createKey(['read'], 'enterprise');
+  });
+
+  afterAll(async () => {
+    await strict?.close();
+    await strictEnvironment.cleanup();
+  });
+
+  const registerStrict = (url: string) =>
+    strict.request('/api/webhooks', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${strictKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url }),
+    });
+
+  it('refuses http and every address that is not public, and takes a public https one', async () => {
+    const refused: Record<string, string | RegExp> = {
+      'http://93.184.215.14/hook': 'url must be https',
+      'https://127.0.0.1/hook': "url's address 127.0.0.1 is not a public address",
+      'https://10.1.2.3/hook': "url's address 10.1.2.3 is not a public address",
+      'https://169.254.169.254/latest/meta-data':
+        "url's address 169.254.169.254 is not a public address",
+      'https://[::1]/hook': "url's address ::1 is not a public address",
+      'https://[::ffff:192.168.0.1]/hook': "url's address ::ffff:c0a8:1 is not a public address",
+      'https://0x7f000001/hook': "url's address 127.0.0.1 is not a public address",
+      // localhost may resolve to ::1 first.
+      'https://localhost/hook':
+        /^url's host localhost resolves to (127\.0\.0\.1|::1), which is not a public address$/,
+    };
+    for (const [url, message] of Object.entries(refused)) {
+      const response = await registerStrict(url);
+      expect(response.status, url).toBe(400);
+      expect(await response.json(), url).toEqual({
+        error: 'Bad Request',
+        message: typeof message === 'string' ? message : expect.stringMatching(message),
+        details: { parameter: 'url', provided: url },
+      });
+    }
+    expect((await registerStrict('https://93.184.215.14/hook')).status).toBe(201);
+  });
+});
+
+describe('deliveries', () => {
+  // 3 answers of 503, then a connection cut: four failed attempts before the first success.
+  const receiver = new Receiver(4);
+  let base: string;
+  let all: WebhookBody & { secret: string };
+  let priceOnly: WebhookBody & { secret: string };
+
+  beforeAll(async () => {
+    base = await receiver.start();
+    // An extraction recorded before the webhooks exist: never delivered.
+    await ingestAndProject(api, [
+      records.scrape('alpha.io', '', '20250105'),
+      records.pricing('alpha.io', '', '20250105', 10),
+    ]);
+    all = (await (await register({ url: `${base}/all` })).json()) as typeof all;
+    priceOnly = (await (
+      await register({ url: `${base}/prices`, event_types: ['price_increased'] })
+    ).json()) as typeof priceOnly;
+    const deleted = (await (await register({ url: `${base}/deleted` })).json()) as WebhookBody;
+    expect((await remove(deleted.id)).status).toBe(204);
+
+    await ingestAndProject(api, [
+      records.scrape('beta.io', '', '20250110'),
+      records.pricing('beta.io', '', '20250110', 20),
+    ]);
+    await ingestAndProject(api, [
+      records.scrape('alpha.io', '', '20250201'),
+      records.pricing('alpha.io', '', '20250201', 12),
+    ]);
+    await waitFor('both extractions delivered to every webhook', async () =>
+      receiver.taken('/all').length >= 2 && receiver.taken('/prices').length >= 1
+        ? true
+        : undefined,
+    );
+  });
+
+  afterAll(() => receiver.close());
+
+  it('delivers each extraction recorded after registration, with its changes as the feed shows them', async () => {
+    const bodies = receiver
+      .taken('/all')
+      .map((delivery) => JSON.parse(delivery.body) as DeliveryBody);
+    expect(new Set(bodies.map((body) => body.id)).size).toBe(2);
+    // Retries can reorder deliveries: each names its page and versions.
+    const first = bodies.find((body) => body.changes[0]?.slug === 'beta');
+    const second = bodies.find((body) => body.changes[0]?.slug === 'alpha');
+    expect(first!.changes.map(brief)).toEqual([['beta', '20250110', 'plan_added']]);
+    expect(second!.changes.map(brief)).toEqual([
+      ['alpha', '20250201', 'price_increased'],
+      ['alpha', '20250201', 'charge_changed'],
+    ]);
+    expect(first).toMatchObject({ type: 'pricing.changes', webhook_id: all.id });
+
+    // The same changes, field for field, as the change feed lists them.
+    const feed = await getJson<{ changes: unknown[] }>(api, '/api/changes', key);
+    expect(feed.body.changes.slice(-3)).toEqual([...first!.changes, ...second!.changes]);
+  });
+
+  it('signs every delivery with its own secret and a fresh timestamp', () => {
+    for (const delivery of receiver.deliveries) {
+      const secret = delivery.path === '/all' ? all.secret : priceOnly.secret;
+      expect(signatureIsValid(secret, delivery), delivery.path).toBe(true);
+      const other = delivery.path === '/all' ? priceOnly.secret : all.secret;
+      expect(signatureIsValid(other, delivery)).toBe(false);
+      const body = JSON.parse(delivery.body) as DeliveryBody;
+      expect(delivery.headers['x-delivery-id']).toBe(body.id);
+      expect(delivery.headers['x-webhook-id']).toBe(body.webhook_id);
+      expect(delivery.headers['content-type']).toBe('application/json');
+    }
+    const tampered = { ...receiver.taken('/all')[0]! };
+    tampered.body = tampered.body.replace('"type":"pricing.changes"', '"type":"pricing.change"');
+    expect(tampered.body).not.toBe(receiver.taken('/all')[0]!.body);
+    expect(signatureIsValid(all.secret, tampered)).toBe(false);
+  });
+
+  it('retries through the receiver failing, with the same delivery id and a growing attempt', () => {
+    const failed = receiver.deliveries.filter((delivery) => delivery.answered !== 204);
+    expect(failed).toHaveLength(4);
+    for (const failure of failed) {
+      const id = failure.headers['x-delivery-id'];
+      const later = receiver.deliveries.filter(
+        (delivery) =>
+          delivery.headers['x-delivery-id'] === id &&
+          Number(delivery.headers['x-delivery-attempt']) >
+            Number(failure.headers['x-delivery-attempt']),
+      );
+      expect(later.length, `a later attempt of ${String(id)}`).toBeGreaterThan(0);
+    }
+  });
+
+  it('sends only the asked-for event types, and nothing to a deleted webhook', () => {
+    const prices = receiver
+      .taken('/prices')
+      .map((delivery) => JSON.parse(delivery.body) as DeliveryBody);
+    expect(new Set(prices.map((body) => body.id)).size).toBe(1);
+    expect(prices[0]!.changes.map((change) => change.event_type)).toEqual(['price_increased']);
+    expect(receiver.deliveries.filter((delivery) => delivery.path === '/deleted')).toEqual([]);
+  });
+
+  it('lets the dispatcher read the feed a few whole extractions at a time', async () => {
+    const reader = api.app.get(PricingChangeReader);
+    const start = { transactionId: '0', seq: 0 };
+    const all = await reader.extractionsAfter(start, 100);
+    const extraction = (row: (typeof all)[number]) => `${row.eventTransactionId}.${row.eventSeq}`;
+    const positions = [...new Set(all.map(extraction))];
+    expect(positions).toHaveLength(3);
+    const firstTwo = await reader.extractionsAfter(start, 2);
+    expect(firstTwo).toEqual(all.filter((row) => positions.slice(0, 2).includes(extraction(row))));
+    const [first] = firstTwo;
+    const rest = await reader.extractionsAfter(
+      { transactionId: first!.eventTransactionId, seq: Number(first!.eventSeq) },
+      1,
+    );
+    expect(new Set(rest.map(extraction))).toEqual(new Set([positions[1]]));
+  });
+
+  it('shows the deliveries in the queue dashboard', async () => {
+    const response = await fetch(`${api.baseUrl}/admin/queues/api/queues`, {
+      headers: { authorization: `Bearer ${api.config.adminToken}` },
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      queues: { name: string; counts: Record<string, number> }[];
+    };
+    const webhooks = body.queues.find((queue) => queue.name === 'webhooks');
+    expect(webhooks?.counts.completed).toBeGreaterThanOrEqual(3);
+  });
+});
