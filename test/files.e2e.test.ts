@@ -474,6 +474,21 @@ describe('caching of immutable answers', () => {
     }
   });
 
+  it('neither keeps nor marks cacheable a version with no file yet, so its first scrape shows at once', async () => {
+    const path = 'orbit.io/version/20230615';
+    const before = await files(path, { 'if-none-match': '*' });
+    expect(before.status).toBe(200);
+    expect(before.body).toEqual({ files: [], count: 0 });
+    expect(before.headers.get('etag')).toBeNull();
+    expect(before.headers.get('cache-control') ?? '').not.toMatch(CACHE_CONTROL);
+    // The fixture waits until the API answers the new file: a kept empty answer would hide it
+    // for READ_CACHE_SECONDS, longer than the fixture waits.
+    const arrived = scrape('', '20230615', 'scraper_1');
+    await ingestAndProject(api, [arrived]);
+    expect((await files(path)).body).toEqual({ files: [file(arrived)], count: 1 });
+    await expectCacheable(path);
+  });
+
   it('gives no ETag for a period that includes today', async () => {
     const now = new Date();
     const month = `${now.getUTCFullYear()}M${String(now.getUTCMonth() + 1).padStart(2, '0')}`;

@@ -109,13 +109,15 @@ export class FilesController {
   @ApiOperation({
     operationId: 'getFilesByVersion',
     summary: 'Scrape files of one version',
-    description: 'No scrape of that version is 200 with files: [] and count: 0.',
+    description:
+      'No scrape of that version is 200 with files: [] and count: 0, without ETag or ' +
+      'Cache-Control: a scrape of it may still arrive.',
   })
   @ApiParam(FILES_SLUG_PARAMETER)
   @ApiParam(
     timeParameter('version', PATTERNS.version, 'YYYYMMDD, a real calendar date', '20251016'),
   )
-  @ApiCacheableOk(FilesOfVersionDto, 'The files of the version (always cacheable)')
+  @ApiCacheableOk(FilesOfVersionDto, 'The files of the version (cacheable once it has any)')
   @ApiErrorResponses(
     'coded',
     [400, 401, 403, 404, 500],
@@ -133,9 +135,10 @@ export class FilesController {
     const period = periodOrThrow(parseVersion(version), version);
     const answer = await this.immutableReads.remember(`files ${slug} ${version}`, async () => {
       const files = await this.filesOf(await this.pagesOf(slug), period);
-      return JSON.stringify({ files, count: files.length });
+      // No file yet is no promise that none will come: the version may be scraped right now.
+      return { json: JSON.stringify({ files, count: files.length }), final: files.length > 0 };
     });
-    markImmutable(request, answer.etag);
+    if (answer.final) markImmutable(request, answer.etag);
     return answer.json;
   }
 

@@ -162,7 +162,7 @@ export class PricingController {
         const page = await this.pageOf(slug);
         const snapshot = await this.snapshots.find(page.id, version);
         if (!snapshot) throw await this.versionNotFound(slug, page, version);
-        return snapshot.document;
+        return { json: snapshot.document, final: true };
       });
       markImmutable(request, answer.etag);
       return answer.json;
@@ -288,8 +288,12 @@ export class PricingController {
     if (to === undefined) return this.diffJson(slug, from, null);
     periodOrThrow(parseVersion(to), to);
     // Two extractions never change, so neither does their diff.
-    const answer = await this.immutableReads.remember(`pricing-diff ${slug} ${from} ${to}`, () =>
-      this.diffJson(slug, from, to),
+    const answer = await this.immutableReads.remember(
+      `pricing-diff ${slug} ${from} ${to}`,
+      async () => ({
+        json: await this.diffJson(slug, from, to),
+        final: true,
+      }),
     );
     markImmutable(request, answer.etag);
     return answer.json;

@@ -3,9 +3,18 @@ import { AppConfig } from '#app/config';
 import { LRUCache } from 'lru-cache';
 import { etagOf } from './immutable-response.js';
 
-/** An answer as it is sent: its JSON text, and the ETag of that text. */
-export interface CachedAnswer {
+/** What a load makes: the answer's JSON text, and whether it can still change. */
+export interface LoadedAnswer {
   json: string;
+  /**
+   * False for an answer that may still change (a version with no scrape file yet: one may
+   * arrive in a moment). It is sent but not kept, and the route must not mark it immutable.
+   */
+  final: boolean;
+}
+
+/** An answer as it is sent: its JSON text, the ETag of that text, and whether it is final. */
+export interface CachedAnswer extends LoadedAnswer {
   etag: string;
 }
 
@@ -47,17 +56,21 @@ export class ImmutableReadCache {
   }
 
   /**
-   * The answer cached under `key`, else the one made of `loadJson()`'s text, kept. A failed
-   * load is not kept. The route sends the text as it is (see JSON_CONTENT_TYPE).
+   * The answer cached under `key`, else the one `loadAnswer()` makes, kept if it is final. A
+   * failed load is not kept. The route sends the text as it is (see JSON_CONTENT_TYPE).
    */
-  async remember(key: string, loadJson: () => Promise<string>): Promise<CachedAnswer> {
+  async remember(key: string, loadAnswer: () => Promise<LoadedAnswer>): Promise<CachedAnswer> {
     const load = async () => {
-      const json = await loadJson();
-      return { json, etag: etagOf(json) };
+      const answer = await loadAnswer();
+      return { ...answer, etag: etagOf(answer.json) };
     };
     if (!this.cache) return load();
     // Each entry's lifetime varies by up to a fifth, which spreads the refreshes out.
     const ttl = Math.round(this.ttlMs * (0.8 + 0.2 * Math.random()));
-    return (await this.cache.fetch(key, { context: load, ttl })) as CachedAnswer;
+    const answer = (await this.cache.fetch(key, { context: load, ttl })) as CachedAnswer;
+    // Concurrent misses shared it; the next request loads again. Only this very entry goes:
+    // no other request can have started a load of the key in between (no I/O ran since).
+    if (!answer.final && this.cache.peek(key) === answer) this.cache.delete(key);
+    return answer;
   }
 }
