@@ -343,6 +343,7 @@ describe('the logs of an API process and a worker process', () => {
       .filter((line) => line.batch_id === conflictBatch);
     expect(
       conflictLines.map(({ level, msg, outcome, attempt }) => ({ level, msg, outcome, attempt })),
+      JSON.stringify(conflictLines),
     ).toEqual([{ level: 40, msg: 'job failed for good', outcome: 'failed', attempt: 1 }]);
   });
 

@@ -49,7 +49,7 @@ export class IngestService {
       jobs.set(jobId, { name: record.type, data: { record, batchId, requestId }, opts: { jobId } });
     });
     await this.ingestQueue.queue.addBulk([...jobs.values()]);
-    await this.retryFailedJobs([...jobs.keys()]);
+    await this.retryFailedJobs([...jobs.keys()], batchId);
     return { batch_id: batchId, accepted: records.length, jobs: jobs.size };
   }
 
@@ -94,16 +94,18 @@ export class IngestService {
 
   /**
    * A record sent again after its job failed for good (say, its company arrived too late) would
-   * otherwise hit the failed job's id and be ignored: the failed job is retried instead.
+   * otherwise hit the failed job's id and be ignored: the failed job is retried instead. Only a
+   * job an earlier batch added: this batch's own job may already have failed (a worker can take
+   * and refuse it between addBulk and here), and retrying it would run a refused record twice.
    */
-  private async retryFailedJobs(jobIds: string[]): Promise<void> {
+  private async retryFailedJobs(jobIds: string[], batchId: string): Promise<void> {
     const queue = this.ingestQueue.queue;
     // One ZMSCORE on the queue's failed set asks about the whole batch in one command.
     const scores = await this.ingestQueue.redis.zmscore(queue.keys.failed as string, ...jobIds);
     const failed = jobIds.filter((_, index) => scores[index] !== null);
     for (const id of failed) {
       const job = await queue.getJob(id);
-      await job?.retry('failed');
+      if (job && job.data.batchId !== batchId) await job.retry('failed');
     }
   }
 }
