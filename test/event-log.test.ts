@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompanyRegistered, streamIds, type CompanyProfile, type EventMetadata } from '#app/domain';
 import {
   EventStore,
+  PROJECTOR_NAMES,
   StreamConcurrencyError,
   TransactionRunner,
   type PendingAppend,
@@ -18,13 +19,6 @@ let transactions: TransactionRunner;
 let eventStore: EventStore;
 let runner: ProjectionRunner;
 
-const PROJECTOR_NAMES = [
-  'companies',
-  'pages',
-  'scrape-files',
-  'pricing-snapshots',
-  'pricing-changes',
-];
 const METADATA: EventMetadata = {
   batch_id: null,
   request_id: null,

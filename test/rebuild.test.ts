@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TransactionRunner } from '#app/persistence';
+import { PROJECTOR_NAMES, TransactionRunner } from '#app/persistence';
 import { ProjectionRunner } from '../apps/worker/src/projections/projection-runner.js';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -15,13 +15,6 @@ let api: TestApp;
 let transactions: TransactionRunner;
 let runner: ProjectionRunner;
 
-const PROJECTOR_NAMES = [
-  'companies',
-  'pages',
-  'scrape-files',
-  'pricing-snapshots',
-  'pricing-changes',
-];
 /** Every read model and its primary key. */
 const READ_MODELS = {
   companies: 'id',

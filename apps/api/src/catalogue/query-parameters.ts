@@ -1,4 +1,10 @@
-import { CATEGORIES, employeeBandLowerBound } from '#app/domain';
+import {
+  CATEGORIES,
+  COMPANY_SLUG,
+  employeeBandLowerBound,
+  PRICING_CHANGE_TYPES,
+  type PricingChangeType,
+} from '#app/domain';
 import { COMPANY_SORT_COLUMNS, type CompanySortField } from '#app/persistence';
 import { ApiError } from '../errors/api-error.js';
 
@@ -71,6 +77,32 @@ export function categoryParameter(value: QueryValue): string | undefined {
     });
   }
   return category;
+}
+
+/** A full company slug such as notion.so. */
+export function companyParameter(value: QueryValue): string | undefined {
+  const text = optionalText('company', value, 255);
+  if (text !== undefined && !COMPANY_SLUG.test(text)) {
+    throw new ApiError(400, 'INVALID_PARAMETER', `company is not a company slug: ${text}`, {
+      parameter: 'company',
+      provided: text,
+      expected: 'a company slug such as notion.so',
+    });
+  }
+  return text;
+}
+
+/** One of the pricing change types of the contract's fixed list. */
+export function eventTypeParameter(value: QueryValue): PricingChangeType | undefined {
+  const text = optionalText('event_type', value, 100);
+  if (text !== undefined && !PRICING_CHANGE_TYPES.includes(text as PricingChangeType)) {
+    throw new ApiError(400, 'INVALID_EVENT_TYPE', `Unknown event_type: ${text}`, {
+      parameter: 'event_type',
+      provided: text,
+      valid_values: [...PRICING_CHANGE_TYPES],
+    });
+  }
+  return text as PricingChangeType | undefined;
 }
 
 export function employeesParameter(value: QueryValue): string | undefined {

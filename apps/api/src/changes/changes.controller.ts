@@ -1,9 +1,15 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { COMPANY_SLUG, PRICING_CHANGE_TYPES, type PricingChangeType } from '#app/domain';
+import { PRICING_CHANGE_TYPES } from '#app/domain';
 import { PricingChangeReader, pricingChangeView } from '#app/persistence';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
-import { integerParameter, optionalText, type QueryValue } from '../catalogue/query-parameters.js';
+import {
+  companyParameter,
+  eventTypeParameter,
+  integerParameter,
+  optionalText,
+  type QueryValue,
+} from '../catalogue/query-parameters.js';
 import { ApiError } from '../errors/api-error.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ChangeFeedDto } from '../openapi/changes.dto.js';
@@ -107,27 +113,8 @@ export class ChangesController {
       );
     }
     const limit = integerParameter('limit', limitValue, { fallback: 100, min: 1, max: 500 });
-    const companySlug = optionalText('company', companyValue, 255);
-    if (companySlug !== undefined && !COMPANY_SLUG.test(companySlug)) {
-      throw new ApiError(
-        400,
-        'INVALID_PARAMETER',
-        `company is not a company slug: ${companySlug}`,
-        {
-          parameter: 'company',
-          provided: companySlug,
-          expected: 'a company slug such as notion.so',
-        },
-      );
-    }
-    const eventType = optionalText('event_type', eventTypeValue, 100);
-    if (eventType !== undefined && !PRICING_CHANGE_TYPES.includes(eventType as PricingChangeType)) {
-      throw new ApiError(400, 'INVALID_EVENT_TYPE', `Unknown event_type: ${eventType}`, {
-        parameter: 'event_type',
-        provided: eventType,
-        valid_values: [...PRICING_CHANGE_TYPES],
-      });
-    }
+    const companySlug = companyParameter(companyValue);
+    const eventType = eventTypeParameter(eventTypeValue);
     // One more than asked tells whether there is more, without counting.
     const rows = await this.changes.page({ after, limit: limit + 1, companySlug, eventType });
     const page = rows.slice(0, limit);

@@ -1,6 +1,6 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema, IntersectionType } from '@nestjs/swagger';
 import { PATTERNS } from './patterns.js';
-import { PricingChangeDto } from './pricing.dto.js';
+import { PageRefDto, PricingChangeDto } from './pricing.dto.js';
 
 @ApiSchema({
   name: 'FeedChange',
@@ -8,19 +8,7 @@ import { PricingChangeDto } from './pricing.dto.js';
     'One change of the feed: a pricing change (as in the diff) with the page and the two ' +
     'versions it is between.',
 })
-export class FeedChangeDto extends PricingChangeDto {
-  @ApiProperty({
-    description: 'Full slug of the page: <company> or <company>.<page>',
-    example: 'notion',
-  })
-  slug!: string;
-
-  @ApiProperty({ pattern: PATTERNS.companySlug, example: 'notion.so' })
-  company_slug!: string;
-
-  @ApiProperty({ pattern: PATTERNS.pageSlug, example: '' })
-  page_subslug!: string;
-
+export class FeedChangeDto extends IntersectionType(PageRefDto, PricingChangeDto) {
   @ApiProperty({
     type: String,
     nullable: true,

@@ -221,11 +221,8 @@ export class PricingDocumentDto {
   plans!: PlanDto[];
 }
 
-@ApiSchema({
-  name: 'PricingVersions',
-  description: 'The versions of one pricing page that have an extraction, oldest first.',
-})
-export class PricingVersionsDto {
+/** The pricing page an answer is about; its fields lead the answers that carry them. */
+export class PageRefDto {
   @ApiProperty({
     description: 'Full slug of the page: <company> or <company>.<page>',
     example: 'notion',
@@ -241,7 +238,13 @@ export class PricingVersionsDto {
     example: '',
   })
   page_subslug!: string;
+}
 
+@ApiSchema({
+  name: 'PricingVersions',
+  description: 'The versions of one pricing page that have an extraction, oldest first.',
+})
+export class PricingVersionsDto extends PageRefDto {
   @ApiProperty({
     type: [String],
     items: { type: 'string', pattern: PATTERNS.version },
@@ -330,19 +333,7 @@ export class PricingChangeDto {
     'discount_category (a repeated key: the n-th matches the n-th). Ordered: plans as in the ' +
     'to version, then removed plans; within a plan its own fields, charges, then discounts.',
 })
-export class PricingDiffDto {
-  @ApiProperty({
-    description: 'Full slug of the page: <company> or <company>.<page>',
-    example: 'notion',
-  })
-  slug!: string;
-
-  @ApiProperty({ pattern: PATTERNS.companySlug, example: 'notion.so' })
-  company_slug!: string;
-
-  @ApiProperty({ pattern: PATTERNS.pageSlug, example: '' })
-  page_subslug!: string;
-
+export class PricingDiffDto extends PageRefDto {
   @ApiProperty({ pattern: PATTERNS.version, example: '20250901' })
   from!: string;
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { COMPANY_SLUG, PRICING_CHANGE_TYPES, type PricingChangeType } from '#app/domain';
+import { MAX_WEBHOOK_URL_LENGTH } from '#app/webhooks';
 import {
   ArrayMaxSize,
   ArrayNotEmpty,
@@ -17,14 +18,14 @@ export const MAX_WEBHOOK_COMPANIES = 100;
 @ApiSchema({ name: 'RegisterWebhookRequest' })
 export class RegisterWebhookDto {
   @ApiProperty({
-    maxLength: 2048,
+    maxLength: MAX_WEBHOOK_URL_LENGTH,
     description:
       'An https URL whose host resolves only to public addresses (WEBHOOK_ALLOW_PRIVATE_URLS ' +
       'lifts both rules), without a user name or password',
     example: 'https://hooks.example.com/pricing',
   })
   @IsString()
-  @MaxLength(2048)
+  @MaxLength(MAX_WEBHOOK_URL_LENGTH)
   url!: string;
 
   @ApiPropertyOptional({

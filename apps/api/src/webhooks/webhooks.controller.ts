@@ -109,8 +109,8 @@ export class WebhooksController {
       apiKeyId,
       url: body.url,
       secret: `whsec_${randomBytes(32).toString('base64url')}`,
-      eventTypes: body.event_types ? JSON.stringify([...new Set(body.event_types)]) : null,
-      companies: body.companies ? JSON.stringify([...new Set(body.companies)]) : null,
+      eventTypes: body.event_types ? [...new Set(body.event_types)] : null,
+      companies: body.companies ? [...new Set(body.companies)] : null,
       createdAt: new Date().toISOString(),
     });
     return { ...representation(webhook), secret: webhook.secret };
@@ -163,8 +163,8 @@ function representation(webhook: WebhookEntity) {
   return {
     id: webhook.id,
     url: webhook.url,
-    event_types: webhook.eventTypes ? (JSON.parse(webhook.eventTypes) as string[]) : null,
-    companies: webhook.companies ? (JSON.parse(webhook.companies) as string[]) : null,
+    event_types: webhook.eventTypes,
+    companies: webhook.companies,
     created_at: webhook.createdAt,
   };
 }

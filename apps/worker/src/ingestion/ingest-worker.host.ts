@@ -3,12 +3,13 @@ import { AppConfig } from '#app/config';
 import {
   INGEST_QUEUE,
   createRedisConnection,
+  isFinalFailure,
   type IngestJobData,
   type IngestJobResult,
 } from '#app/contracts';
 import { Metrics } from '#app/observability';
 import { isDatabaseUnavailable } from '#app/persistence';
-import { isNotConnectionError, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { isNotConnectionError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { IngestProcessor } from './ingest.processor.js';
 
@@ -54,11 +55,8 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
     });
     this.worker.on('failed', (job, error) => {
       if (!job) return;
-      // A failure with attempts left is retried after a backoff; the last one is final, and so
-      // is an UnrecoverableError (invalid record, conflict) whatever attempts remain.
-      const final =
-        error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
-      const outcome = final ? 'failed' : 'retrying';
+      // An invalid record or a conflict is an UnrecoverableError: final at once.
+      const outcome = isFinalFailure(job, error) ? 'failed' : 'retrying';
       this.metrics.jobs.inc({ type: job.name, outcome });
       const fields = {
         ...jobFields(job),

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#app/config';
-import { createRedisConnection, WEBHOOK_QUEUE } from '#app/contracts';
+import { createRedisConnection, isFinalFailure, WEBHOOK_QUEUE } from '#app/contracts';
 import { Metrics } from '#app/observability';
 import { WebhookRepository } from '#app/persistence';
 import {
@@ -50,7 +50,7 @@ export class WebhookDeliveryHost implements OnApplicationBootstrap, OnApplicatio
     });
     this.worker.on('failed', (job, error) => {
       if (!job) return;
-      const outcome = job.attemptsMade >= (job.opts.attempts ?? 1) ? 'failed' : 'retrying';
+      const outcome = isFinalFailure(job, error) ? 'failed' : 'retrying';
       this.metrics.webhookDeliveries.inc({ outcome });
       const fields = {
         ...jobFields(job),

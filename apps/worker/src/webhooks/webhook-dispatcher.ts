@@ -17,6 +17,7 @@ import {
 } from '#app/webhooks';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { PollingLoop } from '../polling-loop.js';
 
 /** Extractions whose deliveries are queued in one step. */
 const EXTRACTIONS_PER_STEP = 100;
@@ -37,14 +38,13 @@ const compare = (a: LogPosition, b: LogPosition): number => {
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(WebhookDispatcher.name);
+  private readonly loop = new PollingLoop(
+    new Logger(WebhookDispatcher.name),
+    'webhook dispatch',
+    () => this.step(),
+  );
   private connection?: Redis;
   private queue?: Queue<WebhookJobData, WebhookJobResult>;
-  private timer?: NodeJS.Timeout;
-  private current: Promise<void> | null = null;
-  private stopped = false;
-  /** Set while steps fail, so that an outage is logged once rather than at every tick. */
-  private failing = false;
 
   constructor(
     private readonly config: AppConfig,
@@ -63,39 +63,17 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       defaultJobOptions: webhookJobOptions(this.config),
     });
     this.queue.on('error', () => undefined);
-    this.timer = setInterval(() => this.nudge(), this.config.projections.pollMs);
+    this.loop.start(this.config.projections.pollMs);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.current;
+    await this.loop.stop();
     await this.queue?.close();
     this.connection?.disconnect();
   }
 
-  private nudge(): void {
-    if (this.current || this.stopped) return;
-    this.current = this.runUntilQuiet().finally(() => {
-      this.current = null;
-    });
-  }
-
-  private async runUntilQuiet(): Promise<void> {
-    try {
-      while (!this.stopped && (await this.step())) {
-        // Another step at once: there may be more.
-      }
-      if (this.failing) this.logger.log('webhook dispatch succeeds again');
-      this.failing = false;
-    } catch (error) {
-      if (!this.failing) this.logger.error(`webhook dispatch failed: ${(error as Error).message}`);
-      this.failing = true;
-    }
-  }
-
   /** Queues the deliveries of the next extractions; whether there may be more to do. */
-  async step(): Promise<boolean> {
+  private async step(): Promise<boolean> {
     const state = await this.webhooks.dispatchState();
     const webhooks = (await this.webhooks.all()).map(subscription);
     if (webhooks.length === 0) {
@@ -134,8 +112,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
 /** A webhook with where it starts in the feed and which changes it asked for. */
 function subscription(webhook: WebhookEntity) {
-  const eventTypes = webhook.eventTypes ? (JSON.parse(webhook.eventTypes) as string[]) : null;
-  const companies = webhook.companies ? (JSON.parse(webhook.companies) as string[]) : null;
+  const { eventTypes, companies } = webhook;
   return {
     webhook,
     start: { transactionId: webhook.startTransactionId, seq: Number(webhook.startSeq) },

@@ -1,4 +1,10 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn, type ValueTransformer } from 'typeorm';
+
+/** A list of strings stored as JSON text; null (no filter) stays null. */
+const JSON_LIST: ValueTransformer = {
+  to: (list: string[] | null | undefined) => (list == null ? null : JSON.stringify(list)),
+  from: (text: string | null) => (text === null ? null : (JSON.parse(text) as string[])),
+};
 
 /**
  * A URL that receives pricing changes, owned by the API key that registered it. The secret
@@ -11,10 +17,11 @@ export class WebhookEntity {
   @Column('varchar', { name: 'api_key_id', length: 36 }) apiKeyId!: string;
   @Column('varchar', { length: 2048 }) url!: string;
   @Column('varchar', { length: 100 }) secret!: string;
-  /** JSON array; null for every event type. */
-  @Column('text', { name: 'event_types', nullable: true }) eventTypes!: string | null;
-  /** JSON array of company slugs; null for every company. */
-  @Column('text', { nullable: true }) companies!: string | null;
+  /** Null for every event type. */
+  @Column('text', { name: 'event_types', nullable: true, transformer: JSON_LIST })
+  eventTypes!: string[] | null;
+  /** Company slugs; null for every company. */
+  @Column('text', { nullable: true, transformer: JSON_LIST }) companies!: string[] | null;
   /**
    * The change feed's end when the webhook was registered: it receives the extractions after
    * this position (transaction id, seq), none from before it existed.
