@@ -1,7 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { WEBHOOK_QUEUE } from '#app/contracts';
 import { PricingChangeReader } from '#app/persistence';
+import type { WebhookJobData, WebhookJobResult } from '#app/webhooks';
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, ingestAndProject, type JsonResponse } from './support/catalogue-fixture.js';
 import { records } from './support/records.js';
@@ -219,12 +222,18 @@ describe('webhook registration', () => {
 
   it('holds at most 20 webhooks per key', async () => {
     const own = await api.createKey(['read'], 'enterprise');
+    const ids: string[] = [];
     for (let index = 0; index < 20; index += 1) {
-      expect((await register({ url: `https://hooks.example.com/${index}` }, own)).status).toBe(201);
+      const created = await register({ url: `https://hooks.example.com/${index}` }, own);
+      expect(created.status).toBe(201);
+      ids.push(((await created.json()) as WebhookBody).id);
     }
     const refused = await register({ url: 'https://hooks.example.com/21' }, own);
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ details: { limit: 20 } });
+    // Gone before the deliveries below: each would wait out WEBHOOK_TIMEOUT_MS on a host that
+    // does not answer, and hold up the worker's deliveries.
+    for (const id of ids) await remove(id, own);
   });
 });
 
@@ -403,5 +412,46 @@ describe('deliveries', () => {
     };
     const webhooks = body.queues.find((queue) => queue.name === 'webhooks');
     expect(webhooks?.counts.completed).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('a webhook deleted while its delivery is being retried', () => {
+  // Fails every attempt: only the deletion can end the delivery before its attempts run out.
+  const receiver = new Receiver(Number.POSITIVE_INFINITY);
+  let queue: Queue<WebhookJobData, WebhookJobResult>;
+
+  beforeAll(async () => {
+    queue = new Queue(WEBHOOK_QUEUE, {
+      connection: { url: api.config.redis.url },
+      prefix: api.config.redis.queuePrefix,
+    });
+  });
+
+  afterAll(async () => {
+    await queue?.close();
+    await receiver.close();
+  });
+
+  it('drops the delivery at its next attempt, sending nothing more', async () => {
+    const base = await receiver.start();
+    const doomed = (await (await register({ url: `${base}/doomed` })).json()) as WebhookBody;
+    await ingestAndProject(api, [
+      records.scrape('beta.io', '', '20250301'),
+      records.pricing('beta.io', '', '20250301', 25),
+    ]);
+    await waitFor('a failed attempt', async () =>
+      receiver.deliveries.length > 0 ? true : undefined,
+    );
+    const sentBeforeDeletion = receiver.deliveries.length;
+    expect((await remove(doomed.id)).status).toBe(204);
+
+    // Still failing, the job would retry until its attempts ran out and end failed.
+    const job = await waitFor('the delivery to end', async () => {
+      const completed = await queue.getJobs(['completed']);
+      return completed.find((each) => each.data.webhookId === doomed.id);
+    });
+    expect(job.returnvalue).toEqual({ outcome: 'webhook_deleted' });
+    // At most the attempt already under way when the webhook was deleted.
+    expect(receiver.deliveries.length).toBeLessThanOrEqual(sentBeforeDeletion + 1);
   });
 });

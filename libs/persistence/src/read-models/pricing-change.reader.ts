@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, Repository } from 'typeorm';
 import { PricingChangeEntity } from '../entities/pricing-change.entity.js';
 import type { LogPosition } from '../events/event-store.js';
+import type { Transaction } from '../transaction-runner.js';
 
 /** A place in the change feed: the extraction event's projection position and change index. */
 export interface FeedPosition {
@@ -54,9 +55,13 @@ export class PricingChangeReader {
     return query.getMany();
   }
 
-  /** The position of the feed's last extraction; the start of the log when it is empty. */
-  async lastExtraction(): Promise<LogPosition> {
-    const last = await this.changes.findOne({
+  /**
+   * The position of the feed's last extraction; the start of the log when it is empty. Read
+   * inside `tx` when given.
+   */
+  async lastExtraction(tx?: Transaction): Promise<LogPosition> {
+    const changes = tx ? tx.manager.getRepository(PricingChangeEntity) : this.changes;
+    const last = await changes.findOne({
       where: {},
       order: { eventTransactionId: 'DESC', eventSeq: 'DESC' },
     });

@@ -4,6 +4,7 @@ import { WebhookDispatchEntity } from '../entities/webhook-dispatch.entity.js';
 import { WebhookEntity } from '../entities/webhook.entity.js';
 import type { LogPosition } from '../events/event-store.js';
 import { WEBHOOK_DISPATCH } from '../migrations/1764200000000-webhooks.js';
+import { PricingChangeReader } from '../read-models/pricing-change.reader.js';
 import { TransactionRunner } from '../transaction-runner.js';
 
 /** Where the dispatcher stands, and the registrations it has seen (see `register`). */
@@ -22,16 +23,18 @@ export class WebhookRepository {
   constructor(
     dataSource: DataSource,
     private readonly transactions: TransactionRunner,
+    private readonly changes: PricingChangeReader,
   ) {
     this.webhooks = dataSource.getRepository(WebhookEntity);
     this.dispatch = dataSource.getRepository(WebhookDispatchEntity);
   }
 
   /**
-   * Stores a webhook that receives every extraction after the dispatcher's position, and moves
-   * the dispatch generation in the same transaction. A dispatcher that read the webhooks before
-   * this one existed then fails to move its position (`advanceDispatch`) and reads again with
-   * it, so the extractions it was queueing reach this webhook too: none falls between the two.
+   * Stores a webhook that receives every extraction after the feed's end (none recorded before
+   * it existed, however far behind the dispatcher is), and moves the dispatch generation in the
+   * same transaction. A dispatcher that read the webhooks before this one existed then fails to
+   * move its position (`advanceDispatch`) and reads again with it, so the extractions it was
+   * queueing past that end reach this webhook too: none falls between the two.
    */
   async register(
     webhook: Omit<WebhookEntity, 'startTransactionId' | 'startSeq'>,
@@ -40,11 +43,11 @@ export class WebhookRepository {
       const dispatch = tx.manager.getRepository(WebhookDispatchEntity);
       // The update first: it locks the row until this transaction ends.
       await dispatch.update(DISPATCH_ROW, { generation: () => 'generation + 1' });
-      const row = await dispatch.findOneByOrFail(DISPATCH_ROW);
+      const start = await this.changes.lastExtraction(tx);
       const stored: WebhookEntity = {
         ...webhook,
-        startTransactionId: String(row.lastTransactionId),
-        startSeq: String(row.lastSeq),
+        startTransactionId: start.transactionId,
+        startSeq: String(start.seq),
       };
       await tx.manager.getRepository(WebhookEntity).insert(stored);
       return stored;
