@@ -33,6 +33,7 @@ const PLANS = {
   tiny: { requests_per_hour: 3, credits_per_month: 1_000, features: READ_FEATURES },
   broke: { requests_per_hour: 1_000, credits_per_month: 2, features: READ_FEATURES },
   capped: { requests_per_hour: 2, credits_per_month: 2, features: READ_FEATURES },
+  thirty: { requests_per_hour: 30, credits_per_month: 1_000, features: READ_FEATURES },
   // The catalogue fixture's own keys use it.
   enterprise: {
     requests_per_hour: 10_000,
@@ -413,7 +414,7 @@ describe('GET /api/usage', () => {
         remaining: 1_000,
         reset_at: nextCreditReset().toISOString(),
       },
-      burst: { limit_per_second: 100_000 },
+      burst: { limit_per_second: 20 },
     };
     for (let call = 0; call < 10; call += 1) expect(await usageOf(key)).toEqual(fresh);
 
@@ -562,6 +563,29 @@ describe('the hourly window', () => {
     expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429, 429, 429]);
     expect(await countsOf(key)).toEqual({ hourly: 3, credits: 3 });
   });
+
+  // At the default burst limit (20 a second): charged answers take none of it.
+  it('answers 60 concurrent requests of a 30-an-hour key with exactly 30 x 200 and 30 x 429', async () => {
+    const { key } = await issueKey('thirty');
+    const answers = await Promise.all(Array.from({ length: 60 }, () => get(ROUTES.files, key)));
+    const statuses = answers.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(30);
+    const refused = answers.filter((response) => response.status === 429);
+    expect(refused).toHaveLength(30);
+    for (const response of refused) expect(response.body.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(await countsOf(key)).toEqual({ hourly: 30, credits: 30 });
+  });
+
+  it('answers every one of 60 concurrent requests of a key with room in its window', async () => {
+    const { key } = await issueKey('enterprise');
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        get(index % 2 ? ROUTES.companies : ROUTES.pricing, key),
+      ),
+    );
+    expect(answers.map((response) => response.status)).toEqual(Array(60).fill(200));
+    expect(await countsOf(key)).toEqual({ hourly: 60, credits: 60 });
+  });
 });
 
 describe('monthly credits', () => {
@@ -709,7 +733,12 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
   let limited: TestApp;
 
   beforeAll(async () => {
-    limited = await startTestApp(strict.config(), { withWorker: false });
+    limited = await startTestApp(strict.config());
+    await ingestAndProject(limited, [
+      records.company('meter.io', { name: 'Meter' }),
+      records.page('meter.io'),
+      records.scrape('meter.io', '', VERSION),
+    ]);
   });
 
   afterAll(async () => {
@@ -762,12 +791,13 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
       expect((await settledUsage(key)).burst).toEqual({ limit_per_second: 5 });
     });
 
-    it('bounds charged requests too, and charges none it refuses', async () => {
+    it('never bounds charged answers: 30 at once are all answered 200 and charged', async () => {
       const key = await limited.createKey(['read']);
-      const { admitted } = expectBurstBounded(await burst(ROUTES.companies, key, 15), 200);
+      const answers = await burst(ROUTES.companies, key, 30);
+      expect(answers.map((response) => response.status)).toEqual(Array(30).fill(200));
       const usage = await settledUsage(key);
-      expect(usage.hourly.used).toBe(admitted);
-      expect(usage.credits.used).toBe(admitted);
+      expect(usage.hourly.used).toBe(30);
+      expect(usage.credits.used).toBe(30);
     });
 
     it('bounds a flood of uncharged 404s from one key, which costs the key nothing', async () => {
@@ -778,10 +808,31 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
       expect(usage.credits.used).toBe(0);
     });
 
-    it('answers the coded shape on files', async () => {
+    it("still answers a key's charged reads while its uncharged ones are refused", async () => {
       const key = await limited.createKey(['read']);
-      const answers = await burst(`/api/files/meter.io/version/${VERSION}`, key, 15);
+      const [notFound, found] = await Promise.all([
+        burst('/api/companies/no-such-company', key, 15),
+        burst(ROUTES.companies, key, 15),
+      ]);
+      expectBurstBounded(notFound, 404);
+      expect(found.map((response) => response.status)).toEqual(Array(15).fill(200));
+    });
+
+    it('bounds a flood of 304s, in the coded shape on files, without charging', async () => {
+      const key = await limited.createKey(['read']);
+      const path = `/api/files/meter.io/version/${VERSION}`;
+      const first = await getJson<RefusalBody>(limited, path, key);
+      // Charged, so the bucket is still full.
+      const etag = first.headers.get('etag')!;
+      const answers = await Promise.all(
+        Array.from({ length: 15 }, () =>
+          getJson<RefusalBody>(limited, path, key, { 'if-none-match': etag }),
+        ),
+      );
+      const notModified = answers.filter((response) => response.status === 304).length;
       const refused = answers.filter((response) => response.status === 429);
+      expect(notModified).toBeGreaterThanOrEqual(5);
+      expect(refused.length).toBe(answers.length - notModified);
       expect(refused.length).toBeGreaterThan(0);
       for (const response of refused) {
         expect(response.body).toMatchObject({
@@ -789,8 +840,14 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
           details: { limit: 5, remaining: 0 },
         });
         expect(response.body).not.toHaveProperty('message');
+        // A refused 304 is no longer an answer about the resource.
+        expect(response.headers.get('etag')).toBeNull();
+        expect(response.headers.get('cache-control')).toBeNull();
         expectRetryAfter(response);
       }
+      const usage = await settledUsage(key);
+      expect(usage.hourly.used).toBe(1);
+      expect(usage.credits.used).toBe(1);
     });
   });
 

@@ -11,10 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { testEnvironment } from './support/test-environment.js';
 
 // The Lua scripts on a real Redis, with the clock chosen by each test.
-const environment = testEnvironment({
-  BURST_LIMIT_PER_SECOND: '20',
-  AUTH_FAILURES_PER_MINUTE: '30',
-});
+const environment = testEnvironment();
 const config = environment.config();
 const redis = new AccessRedis(config);
 const meter = new RequestMeter(redis, config);
@@ -37,7 +34,7 @@ const plan = (requestsPerHour: number, creditsPerMonth: number): PlanDefinition 
 const at = (iso: string) => new Date(iso);
 const later = (start: Date, ms: number) => new Date(start.getTime() + ms);
 
-/** `count` charges of a fresh key, 100 ms apart (slow enough for the burst limit). */
+/** `count` charges of a fresh key, 100 ms apart. */
 async function charges(
   keyId: string,
   limits: PlanDefinition,
@@ -215,14 +212,12 @@ describe('refunds', () => {
 });
 
 describe('the burst limit', () => {
-  it('admits 20 at once, then one every 50 ms, charged or not; a refusal takes nothing', async () => {
+  it('admits 20 uncharged at once, then one every 50 ms; a refusal takes nothing', async () => {
     const key = randomUUID();
     const limits = plan(10_000, 10_000);
     const now = at(`${YEAR}-11-22T10:00:00.000Z`);
     const instant = await Promise.all(
-      Array.from({ length: 25 }, (_, index) =>
-        meter.meter(key, limits, index % 2 ? 'uncharged' : 'charge', now),
-      ),
+      Array.from({ length: 25 }, () => meter.meter(key, limits, 'uncharged', now)),
     );
     const outcomes = instant.map((result) => result.reading.outcome);
     expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(20);
@@ -231,18 +226,69 @@ describe('the burst limit', () => {
     expect(refused.reading.retryAfterMs).toBe(50);
     expect(refused.ticket).toBeNull();
 
-    expect((await meter.meter(key, limits, 'charge', later(now, 49))).reading.outcome).toBe(
-      'burst',
-    );
-    expect((await meter.meter(key, limits, 'charge', later(now, 50))).reading.outcome).toBe('ok');
-    expect((await meter.meter(key, limits, 'charge', later(now, 50))).reading.outcome).toBe(
-      'burst',
-    );
+    const uncharged = (ms: number) => meter.meter(key, limits, 'uncharged', later(now, ms));
+    expect((await uncharged(49)).reading.outcome).toBe('burst');
+    expect((await uncharged(50)).reading.outcome).toBe('ok');
+    expect((await uncharged(50)).reading.outcome).toBe('burst');
     // A second later the bucket is full again.
     const refilled = await Promise.all(
       Array.from({ length: 20 }, () => meter.meter(key, limits, 'uncharged', later(now, 1_050))),
     );
     expect(refilled.every((result) => result.reading.outcome === 'ok')).toBe(true);
+  });
+
+  it('never bounds a charge: 60 at one instant are all counted, and the bucket stays full', async () => {
+    const key = randomUUID();
+    const limits = plan(10_000, 10_000);
+    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
+    const charged = await Promise.all(
+      Array.from({ length: 60 }, () => meter.meter(key, limits, 'charge', now)),
+    );
+    expect(charged.every((result) => result.reading.outcome === 'ok')).toBe(true);
+    expect(charged.at(-1)!.reading.hourly.used).toBe(60);
+    const uncharged = await Promise.all(
+      Array.from({ length: 21 }, () => meter.meter(key, limits, 'uncharged', now)),
+    );
+    const outcomes = uncharged.map((result) => result.reading.outcome);
+    expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(20);
+  });
+
+  it('takes a unit for a charge given back as uncharged, and refuses it past the limit', async () => {
+    const key = randomUUID();
+    const limits = plan(10_000, 10_000);
+    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
+    const charged = await Promise.all(
+      Array.from({ length: 25 }, () => meter.meter(key, limits, 'charge', now)),
+    );
+    const settled = await Promise.all(
+      charged.map((result) => meter.refund(result.ticket!, now, { takeBurstUnit: true })),
+    );
+    const outcomes = settled.map((reading) => reading.outcome);
+    expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(20);
+    expect(outcomes.filter((outcome) => outcome === 'burst')).toHaveLength(5);
+    expect(settled.find((reading) => reading.outcome === 'burst')!.retryAfterMs).toBe(50);
+    // Every charge was given back, refused or not, and the refusals took no unit.
+    const read = await meter.meter(key, limits, 'read', now);
+    expect(read.reading.hourly.used).toBe(0);
+    expect(read.reading.credits.used).toBe(0);
+    expect((await meter.meter(key, limits, 'uncharged', later(now, 50))).reading.outcome).toBe(
+      'ok',
+    );
+  });
+
+  it('is not touched by a refund without takeBurstUnit (a 5xx, a late reply)', async () => {
+    const key = randomUUID();
+    const limits = plan(10_000, 10_000);
+    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
+    const charged = await Promise.all(
+      Array.from({ length: 25 }, () => meter.meter(key, limits, 'charge', now)),
+    );
+    const settled = await Promise.all(charged.map((result) => meter.refund(result.ticket!, now)));
+    expect(settled.every((reading) => reading.outcome === 'ok')).toBe(true);
+    const uncharged = await Promise.all(
+      Array.from({ length: 20 }, () => meter.meter(key, limits, 'uncharged', now)),
+    );
+    expect(uncharged.every((result) => result.reading.outcome === 'ok')).toBe(true);
   });
 
   // Small sizes: the clock here stands still while Redis keys expire in real time.
@@ -318,7 +364,6 @@ describe('exactness under concurrency', () => {
     const key = randomUUID();
     const limits = plan(100, 1_000);
     const now = Date.now();
-    // Spread over 30 s of (chosen) time so the burst limit is never the one refusing.
     const results = await Promise.all(
       Array.from({ length: 500 }, (_, index) =>
         meter.meter(key, limits, 'charge', new Date(now + index * 60)),

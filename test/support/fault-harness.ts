@@ -4,6 +4,7 @@ import { buildDataSourceOptions, TransactionRunner } from '#app/persistence';
 import { DataSource } from 'typeorm';
 import { expect, onTestFinished } from 'vitest';
 import type { ApiProcess } from './api-process.js';
+import { pastBurstLimit } from './past-burst-limit.js';
 import { records } from './records.js';
 import { SteadyLoad } from './steady-load.js';
 import type { BatchStatusBody } from './test-app.js';
@@ -19,11 +20,13 @@ import { waitFor } from './wait-for.js';
 const REQUEST_TIMEOUT_MS = 10_000;
 
 async function call<T>(url: string, token: string, init: RequestInit = {}): Promise<T> {
-  const response = await fetch(url, {
-    ...init,
-    headers: { authorization: `Bearer ${token}`, ...init.headers },
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
+  const response = await pastBurstLimit(() =>
+    fetch(url, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, ...init.headers },
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    }),
+  );
   const text = await response.text();
   if (response.status >= 300) throw new Error(`${url} answered ${response.status}: ${text}`);
   return JSON.parse(text) as T;

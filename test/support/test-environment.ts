@@ -40,9 +40,6 @@ export function testEnvironment(overrides: Record<string, string> = {}): TestEnv
     INGEST_LOCK_MS: '2000',
     PROJECTION_POLL_MS: '50',
     LOG_LEVEL: 'warn',
-    // Suites fire many requests quickly with one key from one address; limit tests lower these.
-    BURST_LIMIT_PER_SECOND: '100000',
-    AUTH_FAILURES_PER_MINUTE: '100000',
     // Worker processes of parallel test files must not fight over one port.
     WORKER_METRICS_PORT: '0',
     ...overrides,

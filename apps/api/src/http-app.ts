@@ -113,8 +113,7 @@ function configureFastify(fastify: FastifyInstance, meter: RequestMeter, metrics
     void reply.header('x-request-id', request.id);
     // The ETag check first: it may turn a 200 into a 304, which is not charged.
     const sent = await immutableResponseHook(request, reply, payload);
-    await settleMetering(meter, metrics, request, reply);
-    return sent;
+    return settleMetering(meter, metrics, request, reply, sent);
   });
   fastify.addContentTypeParser(
     'application/x-ndjson',

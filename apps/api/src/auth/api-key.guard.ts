@@ -30,8 +30,10 @@ const HINT = 'Send the key as "Authorization: Bearer <key>" or "X-API-Key: <key>
  * A guard that admits a valid, unexpired, unrevoked key carrying `scope` (any key when none is
  * given) and, when `feature` is given, on a plan that includes it. It meters the request in
  * the same step (one Redis round trip): a route of credit cost 1 (or none stated) is counted and
- * charged, one of cost 0 is bounded by the burst limit only; a refused scope or plan still
- * counts against the burst limit. Failed authentications count against the client address.
+ * charged (should its answer turn out uncharged, settleMetering gives the charge back and bounds
+ * the answer by the burst limit), one of cost 0 is bounded by the burst limit only; a refused
+ * scope or plan still counts against the burst limit. Failed authentications count against the
+ * client address.
  */
 export function ApiKeyGuard(scope?: ApiKeyScope, feature?: Feature): Type<CanActivate> {
   @Injectable()

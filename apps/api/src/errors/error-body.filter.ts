@@ -95,9 +95,36 @@ function sendError(exception: unknown, request: FastifyRequest, reply: FastifyRe
       }`,
     );
   }
+  void reply.send(prepareErrorReply(description, request, reply));
+}
+
+/** Sets the status and Retry-After of an error answer; returns its documented body. */
+function prepareErrorReply(
+  description: ErrorDescription,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Record<string, unknown> {
   const retryAfter = description.details?.retry_after;
   if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
-  void reply.status(description.status).send(errorBody(description, request.url, request.id));
+  void reply.status(description.status);
+  return errorBody(description, request.url, request.id);
+}
+
+/**
+ * For an onSend hook: turns the answer about to leave into `error`'s, as the filter would have
+ * sent it; returns the payload to send instead. Headers of the answer it replaces that describe
+ * a body (ETag, Cache-Control) go.
+ */
+export function replaceWithError(
+  error: ApiError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): string {
+  const body = prepareErrorReply(describeError(error), request, reply);
+  void reply.removeHeader('etag');
+  void reply.removeHeader('cache-control');
+  void reply.header('content-type', 'application/json; charset=utf-8');
+  return JSON.stringify(body);
 }
 
 /**

@@ -77,16 +77,29 @@ export class RequestMeter {
     return (await this.meter(apiKeyId, plan, 'read', now)).reading;
   }
 
-  /** Gives back what `ticket` counted; the reading shows the key's counters after it. */
-  async refund(ticket: ChargeTicket, now = new Date()): Promise<MeterReading> {
+  /**
+   * Gives back what `ticket` counted; the reading shows the key's counters after it. With
+   * `takeBurstUnit` the request's answer is one the burst limit bounds (a 3xx or 4xx): it takes
+   * a burst unit in the same step, and the reading's outcome is `burst` when none was free.
+   */
+  async refund(
+    ticket: ChargeTicket,
+    now = new Date(),
+    { takeBurstUnit = false }: { takeBurstUnit?: boolean } = {},
+  ): Promise<MeterReading> {
     const reply = (await this.redis.run(
       REFUND_SCRIPT,
       [
         this.redis.meterKey(ticket.apiKeyId, 'hour'),
         this.redis.meterKey(ticket.apiKeyId, `credits:${ticket.creditMonth}`),
         this.redis.meterKey(ticket.apiKeyId, `credits:${creditMonth(now)}`),
+        this.redis.meterKey(ticket.apiKeyId, 'burst'),
       ],
-      [ticket.windowStartedAt, now.getTime()],
+      [
+        ticket.windowStartedAt,
+        now.getTime(),
+        takeBurstUnit ? this.config.limits.burstPerSecond : 0,
+      ],
     )) as ScriptReply;
     return this.reading(reply, ticket.plan, now);
   }

@@ -50,9 +50,10 @@ end
  * Checks and counts one request.
  * KEYS: hourly window (hash start, count), this month's credits used, burst bucket.
  * ARGV: now, mode, hourly limit, monthly credits, when this month's counter may go, burst size.
- * Modes: `charge` takes a burst unit, then refuses when credits (first) or the hourly window are
- * exhausted, else counts the request in both, opening a window at the first; `uncharged` only
- * takes a burst unit; `read` changes nothing.
+ * Modes: `charge` refuses when credits (first) or the hourly window are exhausted, else counts
+ * the request in both, opening a window at the first; it takes no burst unit, because the burst
+ * limit bounds uncharged answers only (an answer that turns out uncharged takes its unit when
+ * it is given back, REFUND_SCRIPT); `uncharged` only takes a burst unit; `read` changes nothing.
  */
 export const METER_SCRIPT = new LuaScript(
   HOUR +
@@ -69,11 +70,10 @@ local burst_size = tonumber(ARGV[6])
 local start, count = open_window(KEYS[1], now)
 local used = tonumber(redis.call('GET', KEYS[2])) or 0
 
-if mode ~= 'read' then
+if mode == 'uncharged' then
   local wait = take(KEYS[3], now, burst_size, 1000, 'take')
   if wait > 0 then return {'burst', count, start, used, wait} end
-end
-if mode == 'charge' then
+elseif mode == 'charge' then
   if used >= credit_limit then return {'credits', count, start, used, 0} end
   if count >= hourly_limit then return {'hourly', count, start, used, start + HOUR - now} end
   if start == 0 then
@@ -92,15 +92,18 @@ return {'ok', count, start, used, 0}
 /**
  * Gives back one charged request: to the hourly window it was counted in (when that window is
  * still the key's; a window left with no counted request is closed) and to the month it was
- * charged to; never below zero.
- * KEYS: hourly window, the charged month's credits, the current month's credits.
- * ARGV: the charged window's start, now.
+ * charged to; never below zero. With a burst size, the answer is an uncharged one the burst
+ * limit bounds: it takes a burst unit, and answers `burst` (taking nothing) when none is free.
+ * KEYS: hourly window, the charged month's credits, the current month's credits, burst bucket.
+ * ARGV: the charged window's start, now, burst size (0: no burst unit to take).
  */
 export const REFUND_SCRIPT = new LuaScript(
   HOUR +
+    TAKE +
     OPEN_WINDOW +
     `
 local now = tonumber(ARGV[2])
+local burst_size = tonumber(ARGV[3])
 local start, count, stored_start = open_window(KEYS[1], now)
 if stored_start == ARGV[1] then
   local charged_window_count = tonumber(redis.call('HGET', KEYS[1], 'count')) or 0
@@ -116,6 +119,10 @@ end
 local charged_month_used = tonumber(redis.call('GET', KEYS[2])) or 0
 if charged_month_used > 0 then redis.call('DECR', KEYS[2]) end
 local used = tonumber(redis.call('GET', KEYS[3])) or 0
+if burst_size > 0 then
+  local wait = take(KEYS[4], now, burst_size, 1000, 'take')
+  if wait > 0 then return {'burst', count, start, used, wait} end
+end
 return {'ok', count, start, used, 0}
 `,
 );
