@@ -105,6 +105,19 @@ describe('a record travels from POST /v1/ingest/records to the read models', () 
     await projected('companies', "slug = 'grow.io' AND employees = '51-200' AND name = 'Grow'", 1);
   });
 
+  it('follows a profile that changes back (A, B, A), each sending judged by the log', async () => {
+    for (const name of ['Swing', 'Swung', 'Swing']) {
+      const batch = await api.ingest([records.company('swing.io', { name })]);
+      expect((await api.settled(batch)).counts).toMatchObject({ done: 1, duplicate: 0 });
+    }
+    expect((await eventsOfStream('company-swing.io')).map((event) => event.type)).toEqual([
+      'company.registered.v1',
+      'company.profile-changed.v1',
+      'company.profile-changed.v1',
+    ]);
+    await projected('companies', "slug = 'swing.io' AND name = 'Swing'", 1);
+  });
+
   it('keeps a scrape whose page is not known yet waiting, and applies it once the page arrives', async () => {
     const early = await api.ingest([records.scrape('late.io', '', '20250301')]);
     await new Promise((next) => setTimeout(next, 300));
@@ -127,7 +140,7 @@ describe('a record travels from POST /v1/ingest/records to the read models', () 
     );
   });
 
-  it('retries a failed record when it is sent again after its dependency arrived', async () => {
+  it('applies a failed record when it is sent again after its dependency arrived', async () => {
     const orphan = await api.ingest([records.page('second-chance.io')]);
     expect((await api.settled(orphan, 30_000)).counts.failed).toBe(1);
     await api.settled(await api.ingest([records.company('second-chance.io')]));

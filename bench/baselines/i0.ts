@@ -10,6 +10,7 @@
  * The figure is records/s end to end: from the first addBulk until every row is in the table.
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -104,10 +105,11 @@ export async function runI0(
       }),
     ])) as [string];
     if (ready !== 'ready') throw new Error(`the I0 worker said ${ready}`);
+    const sending = randomUUID();
     const jobs = records.map((record) => ({
       name: record.type,
       data: { record, batchId: null, requestId: null },
-      opts: { jobId: ingestJobId(record) },
+      opts: { jobId: ingestJobId(record, sending) },
     }));
     const jobBytes = Math.round(
       jobs.reduce((sum, job) => sum + JSON.stringify(job.data).length, 0) / jobs.length,

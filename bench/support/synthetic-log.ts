@@ -303,23 +303,24 @@ interface EventRow {
  * The content hash, idempotency key and job id of a record, computed from one hash (the
  * domain's functions each recompute it: three times the work on ten million rows).
  */
-function keysOf(record: IngestRecord, streamVersion?: number) {
+function keysOf(record: IngestRecord, batchId: string, streamVersion?: number) {
   const hash = recordContentHash(record);
   const key = naturalKey(record);
   const idempotency = `${record.type}:${sha256Hex(key).slice(0, 32)}:${hash}`;
   return {
     hash,
     idempotencyKey: streamVersion === undefined ? idempotency : `${idempotency}@${streamVersion}`,
-    jobId: `${record.type}-${sha256Hex(`${record.type}\n${key}`).slice(0, 24)}-${hash.slice(0, 24)}`,
+    jobId: `${record.type}-${sha256Hex(`${record.type}\n${key}`).slice(0, 24)}-${hash.slice(0, 24)}-${batchId}`,
   };
 }
 
 /** Fails loudly if the shortcut above ever drifts from the domain's definitions. */
 function checkKeys(record: IngestRecord, streamVersion?: number): void {
-  const keys = keysOf(record, streamVersion);
+  const batchId = randomUUID();
+  const keys = keysOf(record, batchId, streamVersion);
   if (
     keys.idempotencyKey !== idempotencyKey(record, streamVersion) ||
-    keys.jobId !== ingestJobId(record)
+    keys.jobId !== ingestJobId(record, batchId)
   ) {
     throw new Error(`synthetic log: the keys of a ${record.type} record differ from the domain's`);
   }
@@ -335,7 +336,7 @@ function eventRow(
   /** A company's idempotency key names the stream version it creates. */
   keyedVersion?: number,
 ): EventRow {
-  const keys = keysOf(record, keyedVersion);
+  const keys = keysOf(record, origin.batchId, keyedVersion);
   return {
     streamId,
     streamVersion: 1,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CompanyRecord, PricingRecord, ScrapeRecord } from '#app/domain';
+import type { CompanyRecord, IngestRecord, PricingRecord, ScrapeRecord } from '#app/domain';
 import { ingestJobId } from './ingest-job.js';
 
 const company: CompanyRecord = {
@@ -52,20 +52,27 @@ const pricing: PricingRecord = {
   ],
 };
 
+const BATCH = '5f0c2a3e-1b4d-4c6e-8f9a-0b1c2d3e4f50';
+const id = (record: IngestRecord) => ingestJobId(record, BATCH);
+
 describe('ingestJobId', () => {
   it('is deterministic', () => {
     for (const record of [company, scrape, pricing]) {
-      expect(ingestJobId(record)).toBe(ingestJobId(structuredClone(record)));
+      expect(id(record)).toBe(id(structuredClone(record)));
     }
   });
 
   it('contains no colon (BullMQ refuses custom ids with one)', () => {
-    for (const record of [company, scrape, pricing]) expect(ingestJobId(record)).not.toContain(':');
+    for (const record of [company, scrape, pricing]) expect(id(record)).not.toContain(':');
   });
 
-  it('starts with the record type (the job name)', () => {
-    expect(ingestJobId(company)).toMatch(/^company-[0-9a-f]+-[0-9a-f]+$/);
-    expect(ingestJobId(pricing)).toMatch(/^pricing-[0-9a-f]+-[0-9a-f]+$/);
+  it('starts with the record type (the job name) and ends with the batch', () => {
+    expect(id(company)).toMatch(new RegExp(`^company-[0-9a-f]+-[0-9a-f]+-${BATCH}$`));
+    expect(id(pricing)).toMatch(new RegExp(`^pricing-[0-9a-f]+-[0-9a-f]+-${BATCH}$`));
+  });
+
+  it('differs from one batch to the next: the event log, not the queue, tells duplicates', () => {
+    expect(ingestJobId(company, 'a-batch')).not.toBe(ingestJobId(company, 'another-batch'));
   });
 
   it('is the same for the same record with keys in another order', () => {
@@ -77,7 +84,7 @@ describe('ingestJobId', () => {
       slug: company.slug,
       type: 'company',
     };
-    expect(ingestJobId(reordered)).toBe(ingestJobId(company));
+    expect(id(reordered)).toBe(id(company));
     const charge = pricing.plans[0]!.charges[0]!;
     const nestedReordered: PricingRecord = {
       ...pricing,
@@ -100,29 +107,29 @@ describe('ingestJobId', () => {
         },
       ],
     };
-    expect(ingestJobId(nestedReordered)).toBe(ingestJobId(pricing));
+    expect(id(nestedReordered)).toBe(id(pricing));
   });
 
   it('differs when the content differs under the same natural key', () => {
     const sameKeyIds = [
-      ingestJobId(company),
-      ingestJobId({ ...company, name: 'Notion Labs' }),
-      ingestJobId({ ...company, employees: '1000+' }),
+      id(company),
+      id({ ...company, name: 'Notion Labs' }),
+      id({ ...company, employees: '1000+' }),
     ];
     expect(new Set(sameKeyIds).size).toBe(3);
     // ...while the natural-key part stays the same, so the two are recognisably one key.
-    const keyPart = (id: string) => id.split('-').slice(0, 2).join('-');
+    const keyPart = (jobId: string) => jobId.split('-').slice(0, 2).join('-');
     expect(keyPart(sameKeyIds[1]!)).toBe(keyPart(sameKeyIds[0]!));
   });
 
   it('differs for different natural keys', () => {
-    expect(ingestJobId({ ...scrape, scraper: 'scraper_2' })).not.toBe(ingestJobId(scrape));
-    expect(ingestJobId({ ...pricing, version: '20250116' })).not.toBe(ingestJobId(pricing));
+    expect(id({ ...scrape, scraper: 'scraper_2' })).not.toBe(id(scrape));
+    expect(id({ ...pricing, version: '20250116' })).not.toBe(id(pricing));
   });
 
   it('differs when a pricing price changes', () => {
     const changed = structuredClone(pricing);
     changed.plans[0]!.charges[0]!.price = 12;
-    expect(ingestJobId(changed)).not.toBe(ingestJobId(pricing));
+    expect(id(changed)).not.toBe(id(pricing));
   });
 });

@@ -26,11 +26,16 @@ export interface IngestJobResult {
 }
 
 /**
- * Deterministic job id: natural key plus content hash. The same record queued twice is one job;
- * the same key with other content is another job, which the worker refuses as a conflict.
+ * Deterministic job id of a record in one sending of it (`batchId`: the API's batch id, or any
+ * id a pipeline gives each sending): record type, natural key and content hash, then the batch.
+ * The same record twice in one batch is one job, and adding a batch's jobs again (a retried
+ * request) adds nothing. Sent again in another batch it is another job: BullMQ keeps finished
+ * jobs for days and would ignore an add under their id, so reusing ids across batches would let
+ * the queue's memory, not the event log, decide what is a duplicate (a reset database would
+ * then never receive records sent before it). The worker reads the log to tell.
  * BullMQ forbids ':' in custom ids, so the key is hashed.
  */
-export function ingestJobId(record: IngestRecord): string {
+export function ingestJobId(record: IngestRecord, batchId: string): string {
   const keyHash = sha256Hex(`${record.type}\n${naturalKey(record)}`).slice(0, 24);
-  return `${record.type}-${keyHash}-${recordContentHash(record).slice(0, 24)}`;
+  return `${record.type}-${keyHash}-${recordContentHash(record).slice(0, 24)}-${batchId}`;
 }

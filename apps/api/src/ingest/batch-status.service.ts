@@ -54,7 +54,7 @@ export class BatchStatusService {
     const failures: BatchStatus['failures'] = [];
     manifest.job_ids.forEach((jobId, index) => {
       const view = views.get(jobId) as JobView;
-      const state = recordState(view, batchId);
+      const state = recordState(view);
       counts[state] += 1;
       if (state === 'failed' && view.job) {
         failures.push({
@@ -91,17 +91,12 @@ export class BatchStatusService {
   }
 }
 
-/**
- * A record whose job was first queued by another batch is a duplicate of that batch's record;
- * it shares that job's fate until the job completes.
- */
-function recordState({ job, state }: JobView, batchId: string): RecordState {
+/** Each job is the batch's own (its id names the batch); the worker told whether the log had it. */
+function recordState({ job, state }: JobView): RecordState {
   if (!job) return 'unknown';
   switch (state) {
     case 'completed':
-      return job.returnvalue?.outcome === 'duplicate' || job.data.batchId !== batchId
-        ? 'duplicate'
-        : 'done';
+      return job.returnvalue?.outcome === 'duplicate' ? 'duplicate' : 'done';
     case 'failed':
       return 'failed';
     case 'active':

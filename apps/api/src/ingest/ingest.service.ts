@@ -41,7 +41,7 @@ export class IngestService {
   async accept(body: unknown, requestId: string | null): Promise<AcceptedBatch> {
     const records = await this.validBatch(body);
     const batchId = randomUUID();
-    const jobIds = records.map(ingestJobId);
+    const jobIds = records.map((record) => ingestJobId(record, batchId));
     await this.manifests.save(batchId, jobIds, requestId);
     const jobs = new Map<string, { name: string; data: IngestJobData; opts: { jobId: string } }>();
     records.forEach((record, index) => {
@@ -49,7 +49,6 @@ export class IngestService {
       jobs.set(jobId, { name: record.type, data: { record, batchId, requestId }, opts: { jobId } });
     });
     await this.ingestQueue.queue.addBulk([...jobs.values()]);
-    await this.retryFailedJobs([...jobs.keys()], batchId);
     return { batch_id: batchId, accepted: records.length, jobs: jobs.size };
   }
 
@@ -90,22 +89,5 @@ export class IngestService {
       );
     }
     return body as IngestRecord[];
-  }
-
-  /**
-   * A record sent again after its job failed for good (say, its company arrived too late) would
-   * otherwise hit the failed job's id and be ignored: the failed job is retried instead. Only a
-   * job an earlier batch added: this batch's own job may already have failed (a worker can take
-   * and refuse it between addBulk and here), and retrying it would run a refused record twice.
-   */
-  private async retryFailedJobs(jobIds: string[], batchId: string): Promise<void> {
-    const queue = this.ingestQueue.queue;
-    // One ZMSCORE on the queue's failed set asks about the whole batch in one command.
-    const scores = await this.ingestQueue.redis.zmscore(queue.keys.failed as string, ...jobIds);
-    const failed = jobIds.filter((_, index) => scores[index] !== null);
-    for (const id of failed) {
-      const job = await queue.getJob(id);
-      if (job && job.data.batchId !== batchId) await job.retry('failed');
-    }
   }
 }
