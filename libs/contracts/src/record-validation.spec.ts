@@ -164,7 +164,7 @@ describe('recordProblems: valid records', () => {
     expect(await problems(pricing({ usage_type: null }))).toEqual([]);
   });
 
-  it('accepts any lower-case identifier in the open vocabularies (CONTRACT 4)', async () => {
+  it('accepts any lower-case identifier in the open vocabularies (docs/API.md, Record types and fields)', async () => {
     expect(await problems(pricing({ usage_type: 'subscription' }))).toEqual([]);
     expect(await problems(pricing({}, { discount_category: 'flash_sale' }))).toEqual([]);
     expect(await problems(pricing({ charge_type: 'per_unit_tiered' }))).toEqual([]);
@@ -176,8 +176,8 @@ describe('recordProblems: valid records', () => {
     ).toEqual([]);
   });
 
-  it('accepts a lower-case billing value the seed has not listed (CONTRACT 4: billing is open)', async () => {
-    // CONTRACT section 4 names billing among the open vocabularies.
+  it('accepts a lower-case billing value the interface has not listed (billing is open)', async () => {
+    // docs/API.md, "Record types and fields", names billing among the open vocabularies.
     expect(await problems(pricing({ billing: 'quarterly_recurring_billed_quarterly' }))).toEqual(
       [],
     );

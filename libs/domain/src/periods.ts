@@ -1,5 +1,5 @@
 /**
- * Time parameters of the files and pricing endpoints (seed 4.3, contract section 2):
+ * Time parameters of the files and pricing endpoints (docs/API.md, "Time formats"):
  * version YYYYMMDD, quarter YYYYQ#, month YYYYM## or YYYY##, ISO 8601 week YYYYW##.
  *
  * Plain UTC `Date` arithmetic only: no date library, no local time.
