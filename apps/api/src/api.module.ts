@@ -10,6 +10,7 @@ import { FilesController } from './catalogue/files.controller.js';
 import { PagesController } from './catalogue/pages.controller.js';
 import { PricingController } from './catalogue/pricing.controller.js';
 import { SlugResolver } from './catalogue/slug-resolver.js';
+import { HomeController } from './home/home.controller.js';
 import { ImmutableReadCache } from './http/immutable-read.cache.js';
 import { IngestController } from './ingest/ingest.controller.js';
 import { IngestModule } from './ingest/ingest.module.js';
@@ -29,6 +30,7 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
     ChangesController,
     UsageController,
     WebhooksController,
+    HomeController,
   ],
   providers: [
     SlugResolver,

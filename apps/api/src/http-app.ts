@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { Module, RequestMethod, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import helmet from '@fastify/helmet';
@@ -89,8 +89,18 @@ export async function createHttpApp(
   // (Swagger UI, the queue dashboard: scripts from this origin only); the login page sets a
   // stricter one of its own. No CORS plugin: browsers may not call the API (see README).
   await app.register(helmet);
-  // Probes and scrapers address /health/* and /metrics without the API version.
-  app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
+  // Probes and scrapers address /health/* and /metrics without the API version; the index
+  // answers at the root and at /v1 itself, and browsers look for /favicon.ico.
+  app.setGlobalPrefix('v1', {
+    exclude: [
+      'health/live',
+      'health/ready',
+      'metrics',
+      { path: '/', method: RequestMethod.GET },
+      { path: 'v1', method: RequestMethod.GET },
+      { path: 'favicon.ico', method: RequestMethod.GET },
+    ],
+  });
   app.useGlobalFilters(new ErrorBodyFilter());
   // GET /v1/api/openapi.json (public) and Swagger UI at /v1/docs.
   setupOpenApi(app);
@@ -111,6 +121,8 @@ function configureFastify(fastify: FastifyInstance, meter: RequestMeter, metrics
   fastify.addHook('onRequest', refuseLongUrl);
   fastify.addHook('onSend', async (request, reply, payload) => {
     void reply.header('x-request-id', request.id);
+    // RFC 6750: a refused request learns the scheme that would be accepted.
+    if (reply.statusCode === 401) void reply.header('www-authenticate', 'Bearer');
     // The ETag check first: it may turn a 200 into a 304, which is not charged.
     const sent = await immutableResponseHook(request, reply, payload);
     return settleMetering(meter, metrics, request, reply, sent);
