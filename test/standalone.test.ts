@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDemoCatalogue } from '../apps/api/src/demo/demo-catalogue.js';
 import { freePort } from './support/free-port.js';
@@ -7,60 +8,96 @@ import { testEnvironment } from './support/test-environment.js';
 import { waitFor } from './support/wait-for.js';
 
 const port = await freePort();
-const environment = testEnvironment({ PORT: String(port), DEMO_DATA: 'true', LOG_LEVEL: 'warn' });
+const environment = testEnvironment({ PORT: String(port), DEMO_DATA: 'true' });
+// The standalone's own defaults (log level, job locks, retries), as a newcomer gets them: only
+// where its data lives is the test's.
+const standaloneEnv = Object.fromEntries(
+  [
+    'DATABASE_URL',
+    'DATABASE_SCHEMA',
+    'REDIS_URL',
+    'QUEUE_PREFIX',
+    'ADMIN_TOKEN',
+    'PORT',
+    'DEMO_DATA',
+  ].map((name) => [name, environment.env[name]!]),
+);
 const baseUrl = `http://127.0.0.1:${port}/v1`;
+const DEMO_RECORDS = buildDemoCatalogue().length;
 let standalone: ChildProcess | null = null;
-let output = '';
 
 afterAll(async () => {
   standalone?.kill('SIGKILL');
   await environment.cleanup();
 });
 
-interface BatchStatus {
-  complete: boolean;
-  total: number;
-  counts: Record<string, number>;
+/** Starts `npm start`'s process; resolves with its output once it printed its last line. */
+async function start(): Promise<string> {
+  let output = '';
+  standalone = spawn('node', ['dist/apps/api/src/standalone.js'], {
+    env: { ...process.env, ...standaloneEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  standalone.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  standalone.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return waitFor(
+    'the standalone to print its next steps',
+    async () => (output.includes('Stop with Ctrl+C') ? output : undefined),
+    120_000,
+    200,
+  );
 }
 
-async function batchStatus(key: string, batchId: string): Promise<BatchStatus> {
-  const response = await fetch(`${baseUrl}/ingest/batches/${batchId}`, {
-    headers: { authorization: `Bearer ${key}` },
-  });
-  return (await response.json()) as BatchStatus;
+async function stop(): Promise<void> {
+  const exited = new Promise<number | null>((resolve) => standalone?.once('exit', resolve));
+  standalone?.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  standalone = null;
 }
+
+const demoKeyIn = (output: string) => /^ {2}(pi_[A-Za-z0-9_-]{43})$/m.exec(output)?.[1];
+
+const get = (path: string, key: string) =>
+  fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+
+/** The GET examples of the README's curl lines against `$API` (with or without the key). */
+function readmeExamples(): string[] {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const examples = [...readme.matchAll(/^curl -s (?:-H "\$H" )?"\$API(\/[^"]+)"/gm)];
+  return examples.map((match) => `/api${match[1]}`);
+}
+
+let key = '';
 
 describe('the standalone process (npm start)', () => {
-  it('loads the demo catalogue through the queue, prints a key, ingests, and stops on SIGTERM', async () => {
-    standalone = spawn('node', ['dist/apps/api/src/standalone.js'], {
-      env: { ...process.env, ...environment.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    standalone.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    standalone.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-
-    const key = await waitFor(
-      'the demo key to be printed',
-      async () => /Demo key[^\n]*: (pi_[A-Za-z0-9_-]{43})/.exec(output)?.[1],
-    );
+  it('loads the demo catalogue, then prints the key and next steps last, with a quiet log', async () => {
+    const output = await start();
     expect(output).toContain(`on ${baseUrl}`);
-    const demoRecords = buildDemoCatalogue().length;
-    expect(output).toContain(`Queued the demo catalogue: ${demoRecords} records`);
+    expect(output).toContain(`Loading the demo catalogue: ${DEMO_RECORDS} records`);
+    const lines = output.trimEnd().split('\n');
+    const loaded = lines.indexOf(`Loaded the demo catalogue: ${DEMO_RECORDS} records.`);
+    expect(loaded).toBeGreaterThan(0);
+    // What a newcomer needs comes after the load, at the end, and nothing else is logged.
+    expect(lines.findIndex((line) => line.startsWith('Demo key'))).toBeGreaterThan(loaded);
+    expect(lines.at(-1)).toMatch(/^Stop with Ctrl\+C/);
+    expect(lines.filter((line) => line.startsWith('{')).slice(0, 3)).toEqual([]);
+    expect(lines.length).toBeLessThan(30);
 
-    // The printed curl names the last batch; the dependency order means it settles last.
-    const lastBatch = /ingest\/batches\/([0-9a-f-]{36})/.exec(output)?.[1] as string;
-    const settled = await waitFor(
-      'the demo data to be ingested',
-      async () => {
-        const status = await batchStatus(key, lastBatch);
-        return status.complete ? status : undefined;
-      },
-      120_000,
-      500,
-    );
-    expect(settled.counts.failed).toBe(0);
-    expect(settled.counts.done).toBe(settled.total);
+    // The demo is readable at once: the printed examples answer.
+    key = demoKeyIn(output)!;
+    for (const example of output.matchAll(/curl -H "[^"]+" "([^"]+)"/g)) {
+      const response = await fetch(example[1]!, { headers: { authorization: `Bearer ${key}` } });
+      expect(response.status, example[1]).toBe(200);
+    }
+  }, 180_000);
 
+  it("answers every GET example of the README's reading sections on the demo data", async () => {
+    const examples = readmeExamples();
+    expect(examples.length).toBeGreaterThan(20);
+    for (const path of examples) expect((await get(path, key)).status, path).toBe(200);
+  });
+
+  it('ingests a pushed batch, and stops on SIGTERM', async () => {
     const pushed = await fetch(`${baseUrl}/ingest/records`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -69,14 +106,24 @@ describe('the standalone process (npm start)', () => {
     expect(pushed.status).toBe(202);
     const { batch_id } = (await pushed.json()) as { batch_id: string };
     const done = await waitFor('the pushed batch to be done', async () => {
-      const status = await batchStatus(key, batch_id);
+      const status = (await (await get(`/ingest/batches/${batch_id}`, key)).json()) as {
+        complete: boolean;
+        counts: Record<string, number>;
+      };
       return status.complete ? status : undefined;
     });
     expect(done.counts).toMatchObject({ done: 2, failed: 0 });
+    await stop();
+  });
 
-    const exited = new Promise<number | null>((resolve) => standalone?.once('exit', resolve));
-    standalone.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    standalone = null;
+  it('loads the demo catalogue again after its database is removed (rm -rf data)', async () => {
+    await environment.dropDatabase();
+    const output = await start();
+    expect(output).toContain(`Loaded the demo catalogue: ${DEMO_RECORDS} records.`);
+    const again = demoKeyIn(output)!;
+    expect(again).not.toBe(key);
+    expect((await get('/api/pricing/acmechat', again)).status).toBe(200);
+    expect((await get('/api/companies/newcomer.io', again)).status).toBe(404);
+    await stop();
   }, 180_000);
 });

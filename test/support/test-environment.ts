@@ -16,7 +16,9 @@ export interface TestEnvironment {
   env: Record<string, string>;
   config(overrides?: Record<string, string>): AppConfig;
   dialect: 'sqlite' | 'postgres';
-  /** Drops the schema or file and deletes the file's Redis keys. */
+  /** Drops the schema, or deletes the SQLite file's directory (`rm -rf data`); Redis stays. */
+  dropDatabase(): Promise<void>;
+  /** Drops the database and deletes the file's Redis keys. */
   cleanup(): Promise<void>;
 }
 
@@ -44,10 +46,21 @@ export function testEnvironment(overrides: Record<string, string> = {}): TestEnv
     WORKER_METRICS_PORT: '0',
     ...overrides,
   };
+  const dropDatabase = async () => {
+    if (directory) {
+      rmSync(directory, { recursive: true, force: true });
+      return;
+    }
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  };
   return {
     env,
     dialect,
     config: (more = {}) => loadConfig({ ...env, ...more }),
+    dropDatabase,
     async cleanup() {
       const redis = new Redis(redisUrl);
       try {
@@ -63,13 +76,7 @@ export function testEnvironment(overrides: Record<string, string> = {}): TestEnv
       } finally {
         redis.disconnect();
       }
-      if (directory) rmSync(directory, { recursive: true, force: true });
-      else {
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await client.end();
-      }
+      await dropDatabase();
     },
   };
 }

@@ -1,13 +1,20 @@
 import { loadConfig } from '#app/config';
 import { createLogger, installShutdownDeadline } from '#app/observability';
 import { WorkerModule } from '../../worker/src/worker.module.js';
-import { loadDemoDataIfEmpty } from './demo/demo-loader.js';
+import { demoLoaded, loadDemoDataIfEmpty, type DemoProgress } from './demo/demo-loader.js';
 import { createHttpApp } from './http-app.js';
 import { DEFAULT_REDIS_URL, startLocalRedisIfNeeded } from './local-redis.js';
 
-/** API and worker in one process on the embedded database: what `npm start` runs. */
+/** How often the demo load's progress is printed at most. */
+const PROGRESS_EVERY_MS = 3_000;
+
+/**
+ * API and worker in one process on the embedded database: what `npm start` runs. What a
+ * newcomer needs (the address, then the demo key and what to try) is printed last, once the
+ * demo catalogue can be read, and the JSON log stays at warnings unless LOG_LEVEL says more.
+ */
 async function main(): Promise<void> {
-  const config = loadConfig(process.env, { demoDataByDefault: true });
+  const config = loadConfig(process.env, { demoDataByDefault: true, logLevelByDefault: 'warn' });
   const redis =
     config.redis.url === DEFAULT_REDIS_URL ? await startLocalRedisIfNeeded('./data/redis') : null;
   if (redis) console.log('Started redis-server on 127.0.0.1:6379 (data in ./data/redis)');
@@ -32,18 +39,49 @@ async function main(): Promise<void> {
 
   const demo = config.demoData ? await loadDemoDataIfEmpty(app) : null;
   if (demo) {
-    console.log(
-      [
-        `Queued the demo catalogue: ${demo.records} records in ${demo.batchIds.length} batches.`,
-        `Demo key (scopes read and ingest; shown only now, keep it): ${demo.key}`,
-        `  curl -H "Authorization: Bearer ${demo.key}" ${baseUrl}/ingest/batches/${demo.batchIds.at(-1)}`,
-      ].join('\n'),
+    console.log(`Loading the demo catalogue: ${demo.records} records through the ingestion queue`);
+    let printedAt = Date.now();
+    const loaded = await demoLoaded(app, demo, (progress) => {
+      if (Date.now() - printedAt < PROGRESS_EVERY_MS) return;
+      printedAt = Date.now();
+      console.log(`  ${progress.settled}/${progress.records} records`);
+    });
+    console.log(summary(loaded));
+  }
+  console.log(nextSteps(baseUrl, demo?.key ?? null));
+}
+
+function summary({ records, counts }: DemoProgress): string {
+  const problems = counts.failed + counts.unknown;
+  return problems === 0
+    ? `Loaded the demo catalogue: ${records} records.`
+    : `Loaded the demo catalogue: ${records - problems} of ${records} records; ` +
+        `${problems} failed (see the queue dashboard, /v1/admin/queues, or npm run cli -- queue:stats).`;
+}
+
+function nextSteps(baseUrl: string, demoKey: string | null): string {
+  const lines = [''];
+  if (demoKey) {
+    lines.push(
+      'Demo key (scopes read and ingest; shown only now, keep it):',
+      `  ${demoKey}`,
+      '',
+      'Try:',
+      `  curl -H "Authorization: Bearer ${demoKey}" "${baseUrl}/api/companies?limit=5"`,
+      `  curl -H "Authorization: Bearer ${demoKey}" "${baseUrl}/api/pricing/acmechat"`,
     );
   } else {
-    console.log(
-      'Create a key with: npm run cli -- keys:create --name me --plan enterprise --scopes read,ingest',
+    lines.push(
+      'Create a key with:',
+      '  npm run cli -- keys:create --name me --plan enterprise --scopes read,ingest',
     );
   }
+  lines.push(
+    '',
+    `Docs: ${baseUrl}/docs   OpenAPI: ${baseUrl}/api/openapi.json   Index: ${baseUrl}`,
+    'Stop with Ctrl+C. LOG_LEVEL=log shows every request and job in the log.',
+  );
+  return lines.join('\n');
 }
 
 main().catch((error: Error) => {

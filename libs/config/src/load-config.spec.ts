@@ -171,6 +171,16 @@ describe('loadConfig demo data', () => {
   });
 });
 
+describe('loadConfig log level', () => {
+  it('is log by default, the caller default when one is given, LOG_LEVEL above both', () => {
+    expect(loadConfig({}).logLevel).toBe('log');
+    expect(loadConfig({}, { logLevelByDefault: 'warn' }).logLevel).toBe('warn');
+    expect(loadConfig({ LOG_LEVEL: 'debug' }, { logLevelByDefault: 'warn' }).logLevel).toBe(
+      'debug',
+    );
+  });
+});
+
 describe('loadConfig refusals', () => {
   it.each([
     ['PORT', 'abc'],

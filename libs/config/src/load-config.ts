@@ -9,6 +9,8 @@ import { DEFAULT_QUEUE_PREFIX } from '#app/contracts';
 export interface LoadConfigOptions {
   /** The standalone process loads the demo catalogue unless told not to. */
   demoDataByDefault?: boolean;
+  /** The standalone process, a newcomer's terminal, logs only warnings unless told otherwise. */
+  logLevelByDefault?: AppConfig['logLevel'];
 }
 
 function parseDatabaseUrl(url: string, schema: string): DatabaseConfig {
@@ -65,7 +67,7 @@ export function loadConfig(
     },
     { pollMs: vars.PROJECTION_POLL_MS ?? 250, batchSize: vars.PROJECTION_BATCH_SIZE ?? 2_000 },
     vars.SHUTDOWN_GRACE_MS ?? 10_000,
-    (vars.LOG_LEVEL as AppConfig['logLevel'] | undefined) ?? 'log',
+    (vars.LOG_LEVEL as AppConfig['logLevel'] | undefined) ?? options.logLevelByDefault ?? 'log',
     vars.UPGRADE_URL ?? 'https://pricing-intelligence.example.com/upgrade',
     {
       burstPerSecond: vars.BURST_LIMIT_PER_SECOND ?? 20,

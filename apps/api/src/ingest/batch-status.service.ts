@@ -43,14 +43,7 @@ export class BatchStatusService {
       );
     }
     const views = await this.jobViews([...new Set(manifest.job_ids)]);
-    const counts: Record<RecordState, number> = {
-      waiting: 0,
-      active: 0,
-      done: 0,
-      duplicate: 0,
-      failed: 0,
-      unknown: 0,
-    };
+    const counts = noRecords();
     const failures: BatchStatus['failures'] = [];
     manifest.job_ids.forEach((jobId, index) => {
       const view = views.get(jobId) as JobView;
@@ -89,6 +82,11 @@ export class BatchStatusService {
     );
     return new Map(entries);
   }
+}
+
+/** Counts of records by state, all zero. */
+export function noRecords(): Record<RecordState, number> {
+  return { waiting: 0, active: 0, done: 0, duplicate: 0, failed: 0, unknown: 0 };
 }
 
 /** Each job is the batch's own (its id names the batch); the worker told whether the log had it. */
