@@ -23,6 +23,7 @@ describe('isValidVersion', () => {
     ['letters', '2025O1O1'],
     ['surrounding spaces', ' 20250101 '],
     ['the empty string', ''],
+    ['a year before 1000, which no read could address', '05000101'],
   ])('refuses %s (%s)', (_why, version) => {
     expect(isValidVersion(version)).toBe(false);
   });

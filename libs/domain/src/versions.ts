@@ -1,12 +1,9 @@
-const VERSION = /^(\d{4})(\d{2})(\d{2})$/;
+import { parseVersion } from './periods.js';
 
-/** A scrape version: YYYYMMDD naming a real calendar date. */
+/**
+ * A scrape version: YYYYMMDD naming a real calendar date, as the read API parses it (years 1000
+ * to 9999), so that every version a record may carry can be read back by that version.
+ */
 export function isValidVersion(version: string): boolean {
-  const match = VERSION.exec(version);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return (
-    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-  );
+  return parseVersion(version).ok;
 }
