@@ -139,7 +139,7 @@ describe('after a known workload', () => {
       const status = await api.settled(batches[name]);
       expect(status.counts, name).toMatchObject({ done: batch.length, failed: 0, duplicate: 0 });
     }
-    // The same batch again is the same jobs: nothing runs, the records are reported duplicate.
+    // The same records again are new jobs, which the worker reports duplicate: the log holds them.
     batches.again = await api.ingest(companies);
     expect((await api.settled(batches.again)).counts).toMatchObject({ duplicate: 2, done: 0 });
     // A pipeline's own job for a record already in the log: the worker reports a duplicate.
@@ -189,7 +189,7 @@ describe('after a known workload', () => {
     expect(noKey.status).toBe(401);
 
     // Counters move in 'completed'/'failed' listeners, a moment after Redis shows the job done.
-    const jobsRun = 2 + 2 + 1 + 1 + 1 + ATTEMPTS + 1;
+    const jobsRun = 2 + 2 + 1 + 1 + 2 + 1 + ATTEMPTS + 1;
     final = await waitFor('every job to be counted', async () => {
       const { metrics } = await scrape();
       const counted = metrics.series('ingest_jobs_total').reduce((n, s) => n + s.value, 0);
@@ -285,7 +285,7 @@ describe('after a known workload', () => {
     );
     expect(jobs).toMatchObject({
       'company/appended': 2,
-      'company/duplicate': 1,
+      'company/duplicate': 3,
       'page/appended': 2,
       'page/retrying': ATTEMPTS - 1,
       'page/failed': 1,
@@ -324,9 +324,9 @@ describe('after a known workload', () => {
         counts[state] ?? 0,
       );
     }
-    // 2 companies, 2 pages, a scrape, an extraction and the pipeline's duplicate; the orphan
-    // page and the conflicting scrape.
-    expect(metrics.value('queue_jobs', { queue: 'ingest', state: 'completed' })).toBe(7);
+    // 2 companies, 2 pages, a scrape, an extraction, the 2 companies again and the pipeline's
+    // duplicate; the orphan page and the conflicting scrape.
+    expect(metrics.value('queue_jobs', { queue: 'ingest', state: 'completed' })).toBe(9);
     expect(metrics.value('queue_jobs', { queue: 'ingest', state: 'failed' })).toBe(2);
     expect(metrics.value('queue_jobs', { queue: 'ingest', state: 'waiting' })).toBe(0);
   });
