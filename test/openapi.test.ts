@@ -1,5 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATEGORIES } from '#app/domain';
 import { OpenApiValidator } from './support/openapi-validator.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
@@ -10,8 +11,16 @@ const environment = testEnvironment();
 let api: TestApp;
 let document: OpenApiDocument;
 
+interface Parameter {
+  name: string;
+  in: string;
+  example?: unknown;
+  schema?: Record<string, unknown>;
+}
+
 interface Operation {
   operationId?: string;
+  parameters?: Parameter[];
   security?: Record<string, string[]>[];
   responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }>;
   'x-credit-cost'?: unknown;
@@ -24,7 +33,10 @@ interface MediaType {
 interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, Record<string, unknown>> };
+  components: {
+    securitySchemes: Record<string, Record<string, unknown>>;
+    schemas: Record<string, unknown>;
+  };
 }
 
 const DOCUMENT_PATH = '/v1/api/openapi.json';
@@ -112,6 +124,75 @@ describe('GET /v1/api/openapi.json', () => {
           ? '#/components/schemas/CodedServerError"'
           : '#/components/schemas/GeneralServerError"',
       );
+    }
+  });
+});
+
+describe('what tools nobody here wrote need from the document', () => {
+  it('gives every path parameter an example, on the parameter itself', () => {
+    let checked = 0;
+    for (const { method, path, operation } of operations()) {
+      for (const parameter of operation.parameters ?? []) {
+        const where = `${method} ${path} ${parameter.name}`;
+        // Dredd reads a Parameter Object's own example; OpenAPI 3.1 deprecates it in a schema.
+        expect(parameter.schema?.example, where).toBeUndefined();
+        if (parameter.in !== 'path') continue;
+        expect(parameter.example, where).toEqual(expect.any(String));
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(20);
+  });
+
+  it('leaves no object schema without properties, which generators read as an empty object', () => {
+    const bare: string[] = [];
+    const visit = (schema: unknown, where: string): void => {
+      if (Array.isArray(schema)) {
+        schema.forEach((item, index) => visit(item, `${where}/${index}`));
+        return;
+      }
+      if (typeof schema !== 'object' || schema === null) return;
+      const object = schema as Record<string, unknown>;
+      const types = [object.type].flat();
+      const open = ['properties', 'additionalProperties', 'patternProperties', '$ref'];
+      if (types.includes('object') && !open.some((keyword) => keyword in object)) bare.push(where);
+      for (const [key, value] of Object.entries(object)) {
+        // Data, not schemas.
+        if (['example', 'examples', 'default', 'enum', 'const'].includes(key)) continue;
+        visit(value, `${where}/${key}`);
+      }
+    };
+    visit(document.paths, '#/paths');
+    visit(document.components.schemas, '#/components/schemas');
+    expect(bare).toEqual([]);
+  });
+
+  it('takes category in any case: no enum, the eight named', () => {
+    const category = document.paths['/v1/api/companies']?.get?.parameters?.find(
+      (parameter) => parameter.name === 'category',
+    );
+    expect(category?.schema).toEqual({ type: 'string' });
+    expect(category?.example).toBe('communication');
+    for (const name of CATEGORIES) expect(JSON.stringify(category)).toContain(name);
+  });
+
+  it('names no error code on the routes whose error body has none', () => {
+    // Environment variables are the only upper-case identifiers those routes may name.
+    const allowed = new Set(['ADMIN_TOKEN', 'WEBHOOK_ALLOW_PRIVATE_URLS']);
+    const general = operations().filter(({ path }) => !/^\/v1\/api\/(files|pricing)\//.test(path));
+    const texts = [
+      ...general.map(({ method, path, operation }) => [`${method} ${path}`, operation] as const),
+      ...['GeneralError', 'GeneralServerError', 'RateLimitedError', 'ServiceUnavailableError'].map(
+        (name) => [name, document.components.schemas[name]] as const,
+      ),
+    ];
+    expect(general.length).toBeGreaterThanOrEqual(10);
+    for (const [where, part] of texts) {
+      const named = JSON.stringify(part).match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g) ?? [];
+      expect(
+        named.filter((name) => !allowed.has(name)),
+        where,
+      ).toEqual([]);
     }
   });
 });

@@ -24,6 +24,7 @@ import { ApiKeyListDto, CreatedApiKeyDto } from '../openapi/admin.dto.js';
 import { KeyUsageDto } from '../openapi/usage.dto.js';
 import { usageRepresentation } from '../usage/usage-representation.js';
 import { AdminAuth, ApiErrorResponses } from '../openapi/decorators.js';
+import { idParameter } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
@@ -151,7 +152,7 @@ export class AdminKeysController {
     summary: 'Revoke an API key',
     description: 'Idempotent: revoking a revoked key answers 204 again.',
   })
-  @ApiParam({ name: 'id', description: 'The key id', schema: { type: 'string' } })
+  @ApiParam(idParameter('The key id', '2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b'))
   @ApiNoContentResponse({ description: 'The key is revoked' })
   @ApiErrorResponses('general', [400, 401, 404, 500], {
     401: ADMIN_TOKEN_REFUSED,
@@ -170,7 +171,7 @@ export class AdminKeysController {
       'Its hourly window (count and end) and its credits (used, remaining, reset), read without ' +
       'counting anything.',
   })
-  @ApiParam({ name: 'id', description: 'The key id', schema: { type: 'string' } })
+  @ApiParam(idParameter('The key id', '2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b'))
   @ApiOkResponse({ type: KeyUsageDto, description: "The key's plan and counters" })
   @ApiErrorResponses('general', [400, 401, 404, 429, 500, 503], {
     401: ADMIN_TOKEN_REFUSED,

@@ -45,7 +45,7 @@ export class CreateKeyDto {
     format: 'date-time',
     nullable: true,
     description: 'ISO 8601 time in the future; null or absent for a key that never expires',
-    example: '2026-01-01T00:00:00Z',
+    example: '2030-01-01T00:00:00Z',
   })
   @IsOptional()
   @IsISO8601({ strict: true })

@@ -7,6 +7,7 @@ import { ApiError } from '../errors/api-error.js';
 import { CompanyDetailDto, CompanyListDto } from '../openapi/catalogue.dto.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
+import { COMPANY_SLUG_PARAMETER } from '../openapi/parameters.js';
 import { PATTERNS, SORT_FIELDS, SORT_PATTERN } from '../openapi/patterns.js';
 import {
   categoryParameter,
@@ -45,13 +46,16 @@ export class CompaniesController {
     type: String,
     maxLength: 200,
     description: 'Case-insensitive substring of the name or the slug',
-    example: 'notion',
+    example: 'chat',
   })
+  // Not an enum: the service takes any case, and a client generated from an enum would refuse
+  // `communication`.
   @ApiQuery({
     name: 'category',
     required: false,
-    enum: CATEGORIES,
-    description: 'One of the eight categories, matched case-insensitively',
+    type: String,
+    description: `One of the eight categories, in any case: ${CATEGORIES.join(', ')}`,
+    example: 'communication',
   })
   @ApiQuery({
     name: 'employees',
@@ -59,7 +63,7 @@ export class CompaniesController {
     type: String,
     pattern: PATTERNS.employees,
     description: 'An exact size band, N+ or N-M; encode + as %2B',
-    example: '1000+',
+    example: '51-200',
   })
   @ApiQuery({
     name: 'limit',
@@ -138,16 +142,12 @@ export class CompaniesController {
     summary: 'One company by slug',
     description: 'The company with updated_at, and with its pricing pages when include=pages.',
   })
-  @ApiParam({
-    name: 'slug',
-    description: 'The full company slug, with its domain extension',
-    schema: { type: 'string', pattern: PATTERNS.companySlug },
-    example: 'notion.so',
-  })
+  @ApiParam(COMPANY_SLUG_PARAMETER)
   @ApiQuery({
     name: 'include',
     required: false,
-    enum: ['pages'],
+    // A schema of its own: Nest drops the example of an `enum:` parameter.
+    schema: { type: 'string', enum: ['pages'], example: 'pages' },
     description: 'pages: add the pricing page references of the company',
   })
   @ApiOkResponse({ type: CompanyDetailDto, description: 'The company' })

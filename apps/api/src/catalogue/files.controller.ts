@@ -27,7 +27,7 @@ import {
   type ErrorExamples,
 } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
-import { FILES_SLUG_PARAMETER, timeParameter } from '../openapi/parameters.js';
+import { EXAMPLES, FILES_SLUG_PARAMETER, pathParameter } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
 import { periodOrThrow } from './period-parameter.js';
 import { scrapeFile } from './representations.js';
@@ -115,7 +115,7 @@ export class FilesController {
   })
   @ApiParam(FILES_SLUG_PARAMETER)
   @ApiParam(
-    timeParameter('version', PATTERNS.version, 'YYYYMMDD, a real calendar date', '20251016'),
+    pathParameter('version', 'YYYYMMDD, a real calendar date', PATTERNS.version, EXAMPLES.version),
   )
   @ApiCacheableOk(FilesOfVersionDto, 'The files of the version (cacheable once it has any)')
   @ApiErrorResponses(
@@ -152,11 +152,11 @@ export class FilesController {
   })
   @ApiParam(FILES_SLUG_PARAMETER)
   @ApiParam(
-    timeParameter(
+    pathParameter(
       'quarter',
-      PATTERNS.quarter,
       'YYYYQ#, # from 1 to 4 (Q in either case)',
-      '2025Q4',
+      PATTERNS.quarter,
+      EXAMPLES.quarter,
     ),
   )
   @ApiCacheableOk(FilesOfPeriodDto, 'The files of the quarter, with its first and last day')
@@ -181,11 +181,11 @@ export class FilesController {
   })
   @ApiParam(FILES_SLUG_PARAMETER)
   @ApiParam(
-    timeParameter(
+    pathParameter(
       'month',
-      PATTERNS.month,
       'YYYYM## or YYYYM# (M in either case) or YYYY##; month from 1 to 12',
-      '2025M12',
+      PATTERNS.month,
+      EXAMPLES.month,
     ),
   )
   @ApiCacheableOk(FilesOfPeriodDto, 'The files of the month, with its first and last day')
@@ -212,11 +212,11 @@ export class FilesController {
   })
   @ApiParam(FILES_SLUG_PARAMETER)
   @ApiParam(
-    timeParameter(
+    pathParameter(
       'week',
-      PATTERNS.week,
       'YYYYW## (W in either case), 1 to 53; week 53 only in ISO years that have it',
-      '2025W42',
+      PATTERNS.week,
+      EXAMPLES.week,
     ),
   )
   @ApiCacheableOk(FilesOfPeriodDto, 'The files of the week, with its first and last day')
@@ -241,11 +241,11 @@ export class FilesController {
   })
   @ApiParam(FILES_SLUG_PARAMETER)
   @ApiParam(
-    timeParameter(
+    pathParameter(
       'period',
-      PATTERNS.period,
       'A version YYYYMMDD, a quarter YYYYQ#, a month YYYYM## or YYYY##, or a week YYYYW##',
-      '2025Q4',
+      PATTERNS.period,
+      EXAMPLES.period,
     ),
   )
   @ApiCacheableOk(

@@ -22,7 +22,8 @@ export class PagesController {
     summary: 'One pricing page by slug',
     description:
       'A company slug means its primary page (empty sub-slug), or its only page when it has ' +
-      'just one; a company with several pages and no primary one gives 400 PAGE_REQUIRED.',
+      'just one; a company with several pages and no primary one gives 400, with the ' +
+      'composite slugs of its pages in details.pages.',
   })
   @ApiParam(PAGE_SLUG_PARAMETER)
   @ApiOkResponse({ type: PageReferenceDto, description: 'The pricing page reference' })

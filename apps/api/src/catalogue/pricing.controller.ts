@@ -15,7 +15,7 @@ import { ImmutableReadCache, JSON_CONTENT_TYPE } from '../http/immutable-read.ca
 import { markImmutable } from '../http/immutable-response.js';
 import { ApiCacheableOk, ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
-import { PAGE_SLUG_PARAMETER } from '../openapi/parameters.js';
+import { EXAMPLES, PAGE_SLUG_PARAMETER } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
 import { PricingDiffDto, PricingDocumentDto, PricingVersionsDto } from '../openapi/pricing.dto.js';
 import { periodOrThrow } from './period-parameter.js';
@@ -98,8 +98,9 @@ export class PricingController {
     type: String,
     pattern: PATTERNS.version,
     description: 'YYYYMMDD: the extraction of that scrape version',
-    example: '20251016',
+    example: EXAMPLES.version,
   })
+  // No example: tools that send every example (Dredd) would send it with version's, a 400.
   @ApiQuery({
     name: 'period',
     required: false,
@@ -107,8 +108,7 @@ export class PricingController {
     pattern: PATTERNS.period,
     description:
       'A quarter YYYYQ#, a week YYYYW##, a month YYYYM## or YYYY## (or a version YYYYMMDD): ' +
-      'the earliest extraction within it',
-    example: '2025Q4',
+      'the earliest extraction within it, such as 2025Q1',
   })
   @ApiCacheableOk(PricingDocumentDto, 'The pricing structure')
   @ApiErrorResponses('coded', [400, 401, 403, 404, 500], {
@@ -243,7 +243,7 @@ export class PricingController {
     type: String,
     pattern: PATTERNS.version,
     description: 'YYYYMMDD: a version with an extraction, the one compared from',
-    example: '20250901',
+    example: EXAMPLES.version,
   })
   @ApiQuery({
     name: 'to',
@@ -251,7 +251,7 @@ export class PricingController {
     type: String,
     pattern: PATTERNS.version,
     description: 'YYYYMMDD: a version with an extraction, the one compared to; default the latest',
-    example: '20251016',
+    example: EXAMPLES.laterVersion,
   })
   @ApiCacheableOk(PricingDiffDto, 'The changes, in a stable order')
   @ApiErrorResponses('coded', [400, 401, 403, 404, 500], {

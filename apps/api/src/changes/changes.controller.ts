@@ -14,6 +14,7 @@ import { ApiError } from '../errors/api-error.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ChangeFeedDto } from '../openapi/changes.dto.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
+import { EXAMPLES } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
 import { decodeCursor, encodeCursor, START_OF_FEED } from './feed-cursor.js';
 
@@ -60,12 +61,13 @@ export class ChangesController {
     type: String,
     pattern: PATTERNS.companySlug,
     description: 'Only the changes of this company (its full slug)',
-    example: 'notion.so',
+    example: EXAMPLES.companySlug,
   })
   @ApiQuery({
     name: 'event_type',
     required: false,
-    enum: PRICING_CHANGE_TYPES,
+    // A schema of its own: Nest drops the example of an `enum:` parameter.
+    schema: { type: 'string', enum: [...PRICING_CHANGE_TYPES], example: 'price_increased' },
     description: 'Only changes of this type',
   })
   @ApiOkResponse({

@@ -24,6 +24,27 @@ import { PATTERNS } from '../openapi/patterns.js';
 import { BatchStatusService, type BatchStatus } from './batch-status.service.js';
 import { IngestService, type AcceptedBatch } from './ingest.service.js';
 
+/**
+ * The request body's example: the demo catalogue's own first records (`npm start` loads them), so
+ * sending it to a seeded service is a no-op, as the same record sent again is.
+ */
+const EXAMPLE_RECORDS = [
+  {
+    type: 'company',
+    slug: 'acmechat.io',
+    name: 'AcmeChat',
+    category: 'Communication',
+    employees: '51-200',
+    url: 'https://www.acmechat.io',
+  },
+  {
+    type: 'page',
+    company_slug: 'acmechat.io',
+    page_slug: '',
+    pricing_page_url: 'https://www.acmechat.io/pricing',
+  },
+];
+
 const RECORD_SCHEMA = {
   oneOf: [CompanyRecordDto, PageRecordDto, ScrapeRecordDto, PricingRecordDto].map((model) => ({
     $ref: getSchemaPath(model),
@@ -70,12 +91,14 @@ export class IngestController {
       content: {
         'application/json': {
           schema: { type: 'array', minItems: 1, maxItems: 1000, items: RECORD_SCHEMA },
+          example: EXAMPLE_RECORDS,
         },
         'application/x-ndjson': {
           schema: {
             type: 'string',
             description: 'One JSON record (as in the application/json array) per line',
           },
+          example: EXAMPLE_RECORDS.map((record) => JSON.stringify(record)).join('\n'),
         },
       },
     },
@@ -126,7 +149,14 @@ export class IngestController {
   @ApiParam({
     name: 'batchId',
     description: 'batch_id from the 202 of POST /v1/ingest/records',
-    schema: { type: 'string', format: 'uuid', pattern: PATTERNS.uuid },
+    // Inside the schema: Nest drops a parameter's own example when a schema is given (the
+    // document moves it back out). The service assigns batch ids: this shows the form only.
+    schema: {
+      type: 'string',
+      format: 'uuid',
+      pattern: PATTERNS.uuid,
+      example: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+    },
   })
   @ApiOkResponse({ type: BatchStatusDto, description: 'The batch' })
   @ApiErrorResponses('general', [400, 401, 403, 404, 500, 503], {

@@ -29,15 +29,17 @@ opens at its first counted call and ends an hour later; credits reset at 00:00 U
 Only 2xx answers are charged: a 3xx (304 Not Modified included), 4xx or 5xx gives both back.
 Every call with a valid key, charged or not, is bounded by a burst limit (20 a second by
 default), and failed authentications by 30 a minute per client address. Past a limit the answer
-is 429 with \`Retry-After\` (INSUFFICIENT_CREDITS wins when credits and window are both spent).
+is 429 with \`Retry-After\` (the monthly credits' refusal wins when credits and window are both
+spent).
 Answers to a request with a valid key carry \`X-RateLimit-*\`, \`X-Credits-*\`,
 \`RateLimit-Policy\` and \`RateLimit\`; \`GET /v1/api/usage\` shows the same counters.
 
 **Errors.** The files and pricing routes answer \`{error, code, details?}\`, with \`code\` a stable
 string; every other route answers \`{error, message, details?}\`, with \`error\` the category
 (\`Bad Request\`, \`Unauthorized\`, \`Forbidden\`, \`Not Found\`, \`Rate limit exceeded\`,
-\`Internal Server Error\`, \`Service Unavailable\`, ...). A 500 adds \`request_id\` and
-\`timestamp\`; a 429 or 503 adds \`retry_after\` (also in \`details\` and as \`Retry-After\`).
+\`Internal Server Error\`, \`Service Unavailable\`, ...) and no code: tell those errors apart by
+status, category and the fields of \`details\`. A 500 adds \`request_id\` and \`timestamp\`; a 429 or
+503 adds \`retry_after\` (also in \`details\` and as \`Retry-After\`).
 
 **Caching.** Scrapes and extractions never change: a files or pricing answer addressed by a
 version or by a period that has ended carries an \`ETag\` and \`Cache-Control\`, and
@@ -50,6 +52,7 @@ const TAGS: [string, string][] = [
   ['Pages', 'Pricing page references'],
   ['Files', 'Historical scrape files, by version or period'],
   ['Pricing', 'Structured pricing extracted from a scrape'],
+  ['Webhooks', 'Pricing changes pushed to a URL of yours, signed (a plan with webhooks)'],
   ['Usage', "The caller's plan, hourly window and credits (free)"],
   ['Ingestion', 'What scraper pipelines call (a key with the ingest scope; no credit)'],
   ['Admin', 'API key administration (ADMIN_TOKEN)'],
@@ -99,7 +102,18 @@ const REQUEST_ID_HEADER = {
 };
 
 type ResponsesMap = Record<string, { headers?: Record<string, unknown> }>;
-type PathItem = Record<string, { responses?: ResponsesMap; security?: Record<string, string[]>[] }>;
+interface ParameterObject {
+  example?: unknown;
+  schema?: { example?: unknown };
+}
+type PathItem = Record<
+  string,
+  {
+    parameters?: ParameterObject[];
+    responses?: ResponsesMap;
+    security?: Record<string, string[]>[];
+  }
+>;
 
 const unixSeconds = (what: string) => ({
   description: `${what} (Unix seconds)`,
@@ -181,6 +195,24 @@ function addMeteringHeaders(document: OpenAPIObject): void {
   }
 }
 
+/**
+ * Nest writes a parameter's example into its schema, where OpenAPI 3.1 deprecates `example` and
+ * where Dredd does not look for one (it refuses a path parameter without an example). Swagger UI,
+ * Dredd and client generators read the Parameter Object's own `example`: it moves there.
+ */
+function hoistParameterExamples(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths as Record<string, PathItem>)) {
+    for (const operation of Object.values(item)) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.schema?.example === undefined) continue;
+        const { example, ...schema } = parameter.schema;
+        parameter.example = example;
+        parameter.schema = schema;
+      }
+    }
+  }
+}
+
 /** The document describes itself too: public, free. */
 function addDocumentOperation(document: OpenAPIObject): void {
   document.paths[`/v1/${OPENAPI_JSON_PATH}`] = {
@@ -202,8 +234,9 @@ function addDocumentOperation(document: OpenAPIObject): void {
                 required: ['openapi', 'info', 'paths'],
                 properties: {
                   openapi: { type: 'string' },
-                  info: { type: 'object' },
-                  paths: { type: 'object' },
+                  // Open objects: a bare `type: object` reads as an empty object to generators.
+                  info: { type: 'object', additionalProperties: true },
+                  paths: { type: 'object', additionalProperties: true },
                 },
               },
             },
@@ -227,6 +260,7 @@ function sizeLimitResponses(): Record<string, unknown> {
 /** The document of the app's routes (the app need not listen). */
 export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, documentConfig());
+  hoistParameterExamples(document);
   addDocumentOperation(document);
   addRequestIdHeader(document);
   addMeteringHeaders(document);

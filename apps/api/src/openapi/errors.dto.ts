@@ -66,11 +66,13 @@ const GENERAL_DETAILS: ApiPropertyOptions = {
     pages: {
       type: 'array',
       items: { type: 'string' },
-      description: 'PAGE_REQUIRED: the composite slugs of the pages to choose from',
+      description:
+        'A company with several pages and no primary one: the composite slugs of its pages, ' +
+        'to choose from',
     },
     invalid: {
       type: 'array',
-      description: 'INVALID_RECORDS: every bad record of the batch',
+      description: 'An invalid batch: every bad record of it',
       items: {
         type: 'object',
         required: ['index', 'type', 'reasons'],
@@ -83,7 +85,7 @@ const GENERAL_DETAILS: ApiPropertyOptions = {
     },
     errors: {
       type: 'array',
-      description: 'VALIDATION_FAILED: each invalid field of the request body',
+      description: 'An invalid request body: each of its invalid fields',
       items: {
         type: 'object',
         required: ['field', 'reasons'],
@@ -152,7 +154,8 @@ const CODED_DETAILS: ApiPropertyOptions = {
   name: 'GeneralError',
   description:
     'Error body of every route but files and pricing. `error` is the category as the live ' +
-    'service writes it (clients compare these strings), `message` the explanation.',
+    'service writes it (clients compare these strings), `message` the explanation. It has no ' +
+    'code: the status, the category and the fields of details tell errors apart.',
 })
 export class GeneralErrorDto {
   @ApiProperty({ enum: GENERAL_ERROR_CATEGORIES, example: 'Bad Request' })

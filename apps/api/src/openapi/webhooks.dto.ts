@@ -11,6 +11,7 @@ import {
   Matches,
   MaxLength,
 } from 'class-validator';
+import { EXAMPLES } from './parameters.js';
 import { PATTERNS } from './patterns.js';
 
 export const MAX_WEBHOOK_COMPANIES = 100;
@@ -47,7 +48,7 @@ export class RegisterWebhookDto {
     minItems: 1,
     maxItems: MAX_WEBHOOK_COMPANIES,
     description: 'Only changes of these companies (full slugs); absent for every company',
-    example: ['notion.so'],
+    example: [EXAMPLES.companySlug],
   })
   @IsOptional()
   @IsArray()
@@ -80,7 +81,7 @@ export class WebhookDto {
     isArray: true,
     nullable: true,
     description: 'null: every company',
-    example: ['notion.so'],
+    example: [EXAMPLES.companySlug],
   })
   companies!: string[] | null;
 

@@ -28,6 +28,7 @@ import { ApiError } from '../errors/api-error.js';
 import { validationPipe } from '../http/validation.pipe.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
+import { idParameter } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
 import { CreatedWebhookDto, RegisterWebhookDto, WebhookListDto } from '../openapi/webhooks.dto.js';
 
@@ -136,7 +137,7 @@ export class WebhooksController {
     summary: 'Delete a webhook',
     description: 'Its deliveries still queued are dropped, not sent.',
   })
-  @ApiParam({ name: 'id', description: 'The webhook id', schema: { type: 'string' } })
+  @ApiParam(idParameter('The webhook id', '6f1c2b9e-0d4a-4a7b-9c1e-2f3d4e5a6b7c'))
   @ApiNoContentResponse({ description: 'The webhook is deleted' })
   @ApiErrorResponses('general', [400, 401, 403, 404, 500], {
     404: {
