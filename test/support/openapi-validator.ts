@@ -1,11 +1,14 @@
 import Ajv2020Module, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { responseRecorder } from './response-recorder.js';
 
 /**
  * Checks responses against the service's own OpenAPI document: the status must be one the
  * operation documents, a JSON body must match the documented schema, and documented required
  * headers (X-Request-Id) must be present. The end-to-end tests run every response they get
- * through it (test-app.ts), so the document cannot drift from what the code answers.
+ * through it (test-app.ts), so the document cannot drift from what the code answers. With
+ * RECORD_RESPONSES set it also records each JSON body it passed (response-recorder.ts), for the
+ * check of a generated client's types.
  *
  * Schemas are compiled with Ajv's JSON Schema 2020-12 dialect, which OpenAPI 3.1 uses. Two
  * adjustments make the check stricter or possible:
@@ -161,12 +164,13 @@ export class OpenApiValidator {
     if (!route) return;
     const where = `${method.toUpperCase()} ${pathname} (${route.operation.operationId ?? route.template})`;
     const status = response.status;
+    const responseKey = [String(status), `${String(status)[0]}XX`, 'default'].find(
+      (key) => route.operation.responses[key] !== undefined,
+    );
     const documented =
-      route.operation.responses[String(status)] ??
-      route.operation.responses[`${String(status)[0]}XX`] ??
-      route.operation.responses.default;
+      responseKey === undefined ? undefined : route.operation.responses[responseKey];
     const text = method.toUpperCase() === 'HEAD' ? '' : await response.clone().text();
-    if (!documented) {
+    if (!documented || responseKey === undefined) {
       throw new Error(
         `OpenAPI: ${where} answered ${status}, which the document does not list ` +
           `(documented: ${Object.keys(route.operation.responses).join(', ')}). ` +
@@ -211,6 +215,18 @@ export class OpenApiValidator {
         `OpenAPI: the ${status} body of ${where} does not match its documented schema:\n` +
           `${describeErrors(validate.errors ?? [])}\nBody: ${text.slice(0, 2000)}`,
       );
+    }
+    // Only answers the service gave: the document's own examples, which openapi.test.ts checks
+    // here as constructed responses, have no URL.
+    if (response.url !== '') {
+      responseRecorder?.response({
+        method: route.method,
+        path: route.template,
+        status,
+        response: responseKey,
+        contentType: mediaType,
+        body,
+      });
     }
   }
 
@@ -260,7 +276,9 @@ export function openApiValidator(baseUrl: string): Promise<OpenApiValidator> {
     if (response.status !== 200) {
       throw new Error(`GET ${baseUrl}/api/openapi.json answered ${response.status}`);
     }
-    return new OpenApiValidator((await response.json()) as OpenApiDocument);
+    const text = await response.text();
+    responseRecorder?.document(text);
+    return new OpenApiValidator(JSON.parse(text) as OpenApiDocument);
   })();
   shared.catch(() => {
     shared = null;
