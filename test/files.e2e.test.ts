@@ -474,19 +474,38 @@ describe('caching of immutable answers', () => {
     }
   });
 
-  it('neither keeps nor marks cacheable a version with no file yet, so its first scrape shows at once', async () => {
+  it('makes a version with no file yet revalidated at every use and never keeps it, so its first scrape shows at once', async () => {
     const path = 'orbit.io/version/20230615';
-    const before = await files(path, { 'if-none-match': '*' });
+    const before = await files(path);
     expect(before.status).toBe(200);
     expect(before.body).toEqual({ files: [], count: 0 });
-    expect(before.headers.get('etag')).toBeNull();
-    expect(before.headers.get('cache-control') ?? '').not.toMatch(CACHE_CONTROL);
+    const etag = before.headers.get('etag')!;
+    expect(etag).toMatch(/^".+"$/);
+    expect(before.headers.get('cache-control')).toBe('private, max-age=0');
+    expect((await files(path, { 'if-none-match': etag })).status).toBe(304);
     // The fixture waits until the API answers the new file: a kept empty answer would hide it
     // for READ_CACHE_SECONDS, longer than the fixture waits.
     const arrived = scrape('', '20230615', 'scraper_1');
     await ingestAndProject(api, [arrived]);
-    expect((await files(path)).body).toEqual({ files: [file(arrived)], count: 1 });
+    const after = await files(path, { 'if-none-match': etag });
+    expect(after.status).toBe(200);
+    expect(after.body).toEqual({ files: [file(arrived)], count: 1 });
     await expectCacheable(path);
+  });
+
+  it('revalidates an ended period with no file at every use', async () => {
+    for (const path of [
+      'orbit.io/quarter/2019Q1',
+      'orbit.io/period/2019W02',
+      'orbit.io/period/20190105',
+    ]) {
+      const response = await files(path);
+      expect(response.status, path).toBe(200);
+      expect(response.body.files, path).toEqual([]);
+      expect(response.headers.get('cache-control'), path).toBe('private, max-age=0');
+      const etag = response.headers.get('etag')!;
+      expect((await files(path, { 'if-none-match': etag })).status, path).toBe(304);
+    }
   });
 
   it('gives no ETag for a period that includes today', async () => {

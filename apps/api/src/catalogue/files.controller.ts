@@ -13,7 +13,7 @@ import { ScrapeFileReader, type PricingPageEntity } from '#app/persistence';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ImmutableReadCache, JSON_CONTENT_TYPE } from '../http/immutable-read.cache.js';
-import { markImmutable } from '../http/immutable-response.js';
+import { markImmutable, markRevalidated } from '../http/immutable-response.js';
 import {
   FilesOfPeriodDto,
   FilesOfUnifiedPeriodDto,
@@ -117,7 +117,11 @@ export class FilesController {
   @ApiParam(
     pathParameter('version', 'YYYYMMDD, a real calendar date', PATTERNS.version, EXAMPLES.version),
   )
-  @ApiCacheableOk(FilesOfVersionDto, 'The files of the version (cacheable once it has any)')
+  @ApiCacheableOk(
+    FilesOfVersionDto,
+    'The files of the version (with an ETag: reusable for an hour once it has files, ' +
+      'revalidated at every use while it has none)',
+  )
   @ApiErrorResponses(
     'coded',
     [400, 401, 403, 404, 500],
@@ -138,7 +142,7 @@ export class FilesController {
       // No file yet is no promise that none will come: the version may be scraped right now.
       return { json: JSON.stringify({ files, count: files.length }), final: files.length > 0 };
     });
-    if (answer.final) markImmutable(request, answer.etag);
+    markCacheable(request, period, answer.final, answer.etag);
     return answer.json;
   }
 
@@ -293,7 +297,7 @@ export class FilesController {
     const files = version
       ? await this.filesOf(pages, { ...period, start: version, end: version })
       : [];
-    if (isPeriodClosed(period, new Date())) markImmutable(request);
+    markCacheable(request, period, files.length > 0);
     return {
       files,
       count: files.length,
@@ -305,7 +309,7 @@ export class FilesController {
 
   private async inPeriod(slug: string, period: Period, request: FastifyRequest) {
     const files = await this.filesOf(await this.pagesOf(slug), period);
-    if (isPeriodClosed(period, new Date())) markImmutable(request);
+    markCacheable(request, period, files.length > 0);
     return { files, count: files.length, period: { start: period.start, end: period.end } };
   }
 
@@ -327,4 +331,15 @@ export class FilesController {
     );
     return rows.map(scrapeFile);
   }
+}
+
+/**
+ * An answer addressed by a version (whichever endpoint) or by a period that has ended is
+ * cacheable: for an hour once it holds files, and revalidated at every use while it holds none,
+ * since the first scrape of a version (or a backfill of an old period) may still arrive.
+ */
+function markCacheable(request: FastifyRequest, period: Period, hasFiles: boolean, etag?: string) {
+  if (period.format !== 'version' && !isPeriodClosed(period, new Date())) return;
+  if (hasFiles) markImmutable(request, etag);
+  else markRevalidated(request, etag);
 }

@@ -3,8 +3,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by a handler whose answer cannot change: a version, or a period that has ended. */
-    immutable?: boolean;
+    /**
+     * Set by a handler whose answer is addressed by a version or a period that has ended: how
+     * long a client may reuse it before revalidating it with its ETag.
+     */
+    cacheForSeconds?: number;
     /** The answer's ETag when the handler already has it (a cached answer). */
     knownEtag?: string;
   }
@@ -13,9 +16,22 @@ declare module 'fastify' {
 /** How long a client may reuse an immutable answer before revalidating it with its ETag. */
 const MAX_AGE_SECONDS = 3600;
 
-/** `etag`: the answer's, when known (etagOf its JSON text), so it is not hashed again. */
+/**
+ * The answer cannot change. `etag`: the answer's, when known (etagOf its JSON text), so it is
+ * not hashed again.
+ */
 export function markImmutable(request: FastifyRequest, etag?: string): void {
-  request.immutable = true;
+  request.cacheForSeconds = MAX_AGE_SECONDS;
+  request.knownEtag = etag;
+}
+
+/**
+ * The answer is addressed by a version or an ended period but may still grow (no file of it
+ * has arrived yet): it carries an ETag, and a client revalidates it every time (max-age=0),
+ * getting a 304 while it is unchanged and the files as soon as they come.
+ */
+export function markRevalidated(request: FastifyRequest, etag?: string): void {
+  request.cacheForSeconds = 0;
   request.knownEtag = etag;
 }
 
@@ -25,7 +41,7 @@ export function etagOf(body: string): string {
 }
 
 /**
- * Fastify onSend hook: an immutable 200 gets an ETag (a hash of the body) and Cache-Control;
+ * Fastify onSend hook: a cacheable 200 gets an ETag (a hash of the body) and Cache-Control;
  * a matching If-None-Match turns it into an empty 304. It runs after Nest has set the status,
  * which an interceptor could not change.
  */
@@ -34,10 +50,13 @@ export async function immutableResponseHook(
   reply: FastifyReply,
   payload: unknown,
 ): Promise<unknown> {
-  if (!request.immutable || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+  const maxAge = request.cacheForSeconds;
+  if (maxAge === undefined || reply.statusCode !== 200 || typeof payload !== 'string') {
+    return payload;
+  }
   const etag = request.knownEtag ?? etagOf(payload);
   void reply.header('etag', etag);
-  void reply.header('cache-control', `private, max-age=${MAX_AGE_SECONDS}`);
+  void reply.header('cache-control', `private, max-age=${maxAge}`);
   const presented = request.headers['if-none-match'];
   const tags = typeof presented === 'string' ? presented.split(',').map((tag) => tag.trim()) : [];
   if (tags.includes(etag) || tags.includes(`W/${etag}`) || tags.includes('*')) {
