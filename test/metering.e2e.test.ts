@@ -733,7 +733,7 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
   let limited: TestApp;
 
   beforeAll(async () => {
-    limited = await startTestApp(strict.config());
+    limited = await startTestApp(strict.config(), { waitOutBursts: false });
     await ingestAndProject(limited, [
       records.company('meter.io', { name: 'Meter' }),
       records.page('meter.io'),
