@@ -378,6 +378,12 @@ describe('GET /api/pricing/{slug}', () => {
     }
   });
 
+  it('checks a malformed version or period before the slug: 400 even for an unknown page', async () => {
+    await expectCoded('nowhere.io?version=2025-01-01', 400, 'INVALID_VERSION');
+    await expectCoded('nowhere.io?period=2025Q9', 400, 'INVALID_QUARTER');
+    await expectCoded('nowhere.io?period=soon', 400, 'INVALID_PERIOD_FORMAT');
+  });
+
   it('answers 401 AUTH_INVALID and a free key 403, in the coded shape', async () => {
     const missing = await getJson<CodedErrorBody>(api, '/api/pricing/prism.io', null);
     expect(missing.status).toBe(401);

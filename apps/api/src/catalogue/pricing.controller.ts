@@ -167,9 +167,12 @@ export class PricingController {
       markImmutable(request, answer.etag);
       return answer.json;
     }
+    // Parameters are checked before the slug is looked up, as for a version: a malformed
+    // period is a 400 whether or not the page exists.
+    const period =
+      periodText === undefined ? null : periodOrThrow(parsePeriod(periodText), periodText);
     const page = await this.pageOf(slug);
-    if (periodText !== undefined) {
-      const period = periodOrThrow(parsePeriod(periodText), periodText);
+    if (period && periodText !== undefined) {
       const snapshot = await this.snapshots.earliestInRange(page.id, period.start, period.end);
       if (!snapshot) {
         const latest = await this.snapshots.latest(page.id);
