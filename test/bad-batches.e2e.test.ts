@@ -137,7 +137,7 @@ const OPTIONAL_FIELDS = new Set([
 
 const SLUG_FIELDS = new Set(['slug', 'company_slug', 'page_slug']);
 
-/** Numbers outside what the contract allows: a score is an integer from 0 to 10, a price >= 0. */
+/** Numbers outside what a record may hold: a score is an integer from 0 to 10, a price >= 0. */
 const OUT_OF_RANGE: Record<string, number[]> = {
   score: [-1, 11, 2.5, 1e308, -1e308],
   price: [-1, -0.01, -Number.MAX_VALUE],

@@ -14,7 +14,7 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
 /**
- * Free discovery (contract section 7): the categories with their companies, the scrape versions
+ * Free discovery (docs/API.md, "Files", "Pricing", "Companies and categories"): the categories with their companies, the scrape versions
  * of a company or page, and the versions of a page that have an extraction. A key is needed and
  * the plan must have the family's feature, but no call is charged nor counted in the window.
  */

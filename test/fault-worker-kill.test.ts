@@ -50,7 +50,7 @@ afterAll(async () => {
 describe('a worker killed with SIGKILL under a steady ingest load', () => {
   it('loses no accepted record and applies none twice; the survivor takes over and stops cleanly', async () => {
     // The promises: a worker may die at any point without an event being lost or applied twice
-    // (contract, section 5); the API keeps accepting and serving meanwhile; the survivor takes
+    // (README, "Never skipping, never applying twice"); the API keeps accepting and serving meanwhile; the survivor takes
     // the dead worker's jobs over and still stops promptly on SIGTERM.
     showOutputOnFailure([api, victim, survivor]);
     const service = await startSteadyLoad(api, environment);

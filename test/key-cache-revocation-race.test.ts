@@ -15,7 +15,7 @@ import { testEnvironment } from './support/test-environment.js';
  * process's key cache. Process B reaches PostgreSQL through a proxy that can hold back the
  * server's answers: B reads the key (still active) from the database, the key is revoked
  * through process A and the announcement reaches B, and only then does B receive the row
- * it read. B must still refuse the key a second later (contract section 3).
+ * it read. B must still refuse the key a second later (docs/API.md, "Authentication").
  *
  * PostgreSQL only: better-sqlite3 reads synchronously, so no announcement can arrive between
  * the read and the caching there.

@@ -18,7 +18,7 @@ import { waitFor } from './support/wait-for.js';
  * Two real API processes (`node dist/apps/api/src/main.js`) share one database and one Redis.
  * Counting happens in Redis, so a key's plan holds exactly across processes however requests
  * are spread over them; a revocation made through one process reaches the other through Redis
- * pub/sub although both keep keys cached for five minutes (contract section 3).
+ * pub/sub although both keep keys cached for five minutes (docs/API.md, "Authentication").
  */
 
 const FEATURES = ['companies', 'pages', 'files', 'pricing'];

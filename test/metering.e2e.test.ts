@@ -18,7 +18,7 @@ import { waitFor } from './support/wait-for.js';
 
 /*
  * Credits, the hourly window, the burst limit and the failed-authentication limit, seen
- * through HTTP only (contract section 3). Every test uses keys of its own, so the counters it
+ * through HTTP only (docs/API.md, "Credits and limits"). Every test uses keys of its own, so the counters it
  * reads are its own; small plans make each limit reachable in a few requests.
  */
 
@@ -352,7 +352,7 @@ describe('only 2xx answers are charged', () => {
     expect((await get(ROUTES.company, key)).status).toBe(429);
   });
 
-  // Contract 3: the window opens at the first *counted* request, and a 4xx is given back, so a
+  // The window opens at the first *counted* request, and a 4xx is given back, so a
   // key whose only requests failed has no window (else its window is anchored at a 404).
   it('a request given back opens no hourly window', async () => {
     const { key } = await issueKey('tiny');
@@ -456,6 +456,19 @@ describe('GET /api/usage', () => {
     const response = await get('/api/usage', null);
     expect(response.status).toBe(401);
     expectNoMeteringHeaders(response);
+  });
+
+  it('answers 403 for a key whose plan was taken out of the configuration', async () => {
+    const { id, key } = await issueKey('tiny');
+    await api.app
+      .get(TransactionRunner)
+      .query(`UPDATE api_keys SET plan = 'retired' WHERE id = $1`, [id]);
+    const response = await get('/api/usage', key);
+    expect(response.status).toBe(403);
+    expect(response.body).toMatchObject({
+      error: 'Forbidden',
+      details: { current_plan: 'retired', required_plan: 'starter' },
+    });
   });
 });
 
@@ -589,7 +602,7 @@ describe('the hourly window', () => {
 });
 
 describe('monthly credits', () => {
-  it('are refused with INSUFFICIENT_CREDITS and the seed details on files and pricing', async () => {
+  it('are refused with INSUFFICIENT_CREDITS and the documented details on files and pricing', async () => {
     const { key } = await issueKey('broke');
     await spend(key, 2, ROUTES.pricing);
     const resetAt = nextCreditReset().toISOString();

@@ -5,7 +5,7 @@ import { OpenApiValidator } from './support/openapi-validator.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
-/** The OpenAPI document is served, valid, and says what the contract says about each operation. */
+/** The OpenAPI document is served, valid, and says what docs/API.md says about each operation. */
 
 const environment = testEnvironment();
 let api: TestApp;

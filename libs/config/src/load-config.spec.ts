@@ -46,7 +46,7 @@ describe('loadConfig defaults', () => {
     expect(config.plans.map((plan) => plan.creditsPerMonth)).toEqual([1_000, 10_000, 100_000]);
   });
 
-  it('gives the default plans the features of the contract', () => {
+  it('gives the default plans the features docs/API.md lists', () => {
     const [free, pro, enterprise] = config.plans;
     expect([...free!.features].sort()).toEqual(['companies', 'files', 'pages']);
     expect([...pro!.features].sort()).toEqual(['companies', 'files', 'pages', 'pricing']);

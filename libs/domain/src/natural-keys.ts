@@ -3,7 +3,7 @@ import type { IngestRecord } from './records.js';
 import { compositePageSlug } from './slugs.js';
 
 /**
- * Stream ids. Each natural key of the contract is one stream, so the event log's unique
+ * Stream ids. Each natural key (docs/API.md, "Natural keys, immutability and duplicates") is one stream, so the event log's unique
  * (stream id, stream version) also makes the natural key unique. A page's stream is named by
  * its composite slug, which therefore cannot be claimed by two pages.
  */
@@ -22,7 +22,7 @@ export const streamIds = {
   pricingOfPage: (companySlug: string, pageSlug: string) => `pricing-${companySlug}/${pageSlug}/`,
 };
 
-/** The contract's natural key of a record, as readable text. */
+/** The natural key of a record, as readable text. */
 export function naturalKey(record: IngestRecord): string {
   switch (record.type) {
     case 'company':

@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 const COLLECT_TIMEOUT_MS = 2_000;
 
 /**
- * The process's Prometheus metrics (contract section 6). One registry per application, not
+ * The process's Prometheus metrics (docs/API.md, "Operations"). One registry per application, not
  * prom-client's global one, so the standalone process (API and worker) and tests that start
  * several applications each get their own.
  */

@@ -92,7 +92,7 @@ export function companyParameter(value: QueryValue): string | undefined {
   return text;
 }
 
-/** One of the pricing change types of the contract's fixed list. */
+/** One of the pricing change types of the fixed list (docs/API.md, "PricingChange"). */
 export function eventTypeParameter(value: QueryValue): PricingChangeType | undefined {
   const text = optionalText('event_type', value, 100);
   if (text !== undefined && !PRICING_CHANGE_TYPES.includes(text as PricingChangeType)) {

@@ -1,6 +1,6 @@
 import type { CompanyEntity, PricingPageEntity, ScrapeFileEntity } from '#app/persistence';
 
-/** Read-model rows as the interface's section 2 shapes them; entities never leave the API. */
+/** Read-model rows as the interface shapes them (docs/API.md, "Resources"); entities never leave the API. */
 export function companySummary(company: CompanyEntity) {
   return {
     id: company.id,

@@ -15,7 +15,7 @@ export type SlugTarget =
   | { kind: 'page'; company: CompanyEntity; page: PricingPageEntity };
 
 /**
- * Reads a `{slug}` as the contract settles it: the full company slug (`notion.so`), the
+ * Reads a `{slug}` as docs/API.md ("Slugs") sets out: the full company slug (`notion.so`), the
  * company slug without its extension (`notion`), or a composite page slug
  * (`notion.enterprise`). An exact company slug wins over a composite reading.
  */

@@ -149,7 +149,7 @@ describe('buildDemoCatalogue', () => {
     );
   });
 
-  it('shapes plans as the pricing contract does', () => {
+  it('shapes plans as the pricing document does', () => {
     for (const record of pricing) {
       expect(record.plans.length).toBeGreaterThanOrEqual(2);
       expect(record.plans.length).toBeLessThanOrEqual(4);

@@ -3,7 +3,7 @@ import { ApiError } from '../errors/api-error.js';
 
 /**
  * The 429 for a refused request, in the details its route family documents: files and pricing
- * answer INSUFFICIENT_CREDITS with the seed's fields; every 429 has `limit`, `remaining`,
+ * answer INSUFFICIENT_CREDITS with the interface's fields (docs/API.md, "Credits and limits"); every 429 has `limit`, `remaining`,
  * `reset_at` and `retry_after` (which the error body also puts at the top level and in
  * Retry-After).
  */

@@ -1,7 +1,7 @@
 import { secondsUntil, type MeterReading } from '#app/access';
 
 /**
- * The headers every response to an authenticated request carries (contract section 3): the
+ * The headers every response to an authenticated request carries (docs/API.md, "Rate-limit and credit headers"): the
  * hourly window as X-RateLimit-* and as the IETF draft's RateLimit-Policy / RateLimit, and the
  * monthly credits as X-Credits-*. Reset times are Unix seconds.
  */

@@ -3,12 +3,12 @@ import { CATEGORIES } from '#app/domain';
 import { PATTERNS } from './patterns.js';
 
 /**
- * Response bodies of the companies, pages and files routes (the seed's section 2), as
+ * Response bodies of the companies, pages and files routes (docs/API.md, "Resources"), as
  * documentation classes. catalogue/representations.ts builds the bodies; entities never are
  * API types.
  */
 
-@ApiSchema({ name: 'Company', description: 'A company as the list returns it (2.1).' })
+@ApiSchema({ name: 'Company', description: 'A company as the list returns it.' })
 export class CompanyDto {
   @ApiProperty({ type: 'integer', example: 42 })
   id!: number;
@@ -42,7 +42,7 @@ export class CompanyDto {
 
 @ApiSchema({
   name: 'PageReference',
-  description: 'A pricing page reference (2.2).',
+  description: 'A pricing page reference.',
 })
 export class PageReferenceDto {
   @ApiProperty({
@@ -71,8 +71,7 @@ export class PageReferenceDto {
 
 @ApiSchema({
   name: 'CompanyDetail',
-  description:
-    'One company (2.1) with updated_at, and with its pages when asked for with include=pages.',
+  description: 'One company with updated_at, and with its pages when asked for with include=pages.',
 })
 export class CompanyDetailDto extends CompanyDto {
   @ApiProperty({ format: 'date-time', example: '2025-03-01T10:00:00.000Z' })
@@ -111,7 +110,7 @@ export class CompanyListDto {
 
 @ApiSchema({
   name: 'ScrapeFile',
-  description: 'One scrape of a pricing page (2.3); it never changes after creation.',
+  description: 'One scrape of a pricing page; it never changes after creation.',
 })
 export class ScrapeFileDto {
   @ApiProperty({ description: 'Company slug', pattern: PATTERNS.companySlug, example: 'notion.so' })
@@ -208,7 +207,7 @@ export class ScrapeFileDto {
   updated_at!: string | null;
 }
 
-@ApiSchema({ name: 'Period', description: 'A closed range of days (2.4), both ends included.' })
+@ApiSchema({ name: 'Period', description: 'A closed range of days, both ends included.' })
 export class PeriodDto {
   @ApiProperty({
     description: 'First day, YYYYMMDD',

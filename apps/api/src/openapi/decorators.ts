@@ -135,8 +135,8 @@ const DEFAULT_EXAMPLES: Record<ErrorFamily, ErrorExamples> = {
     },
     415: {
       unsupported: {
-        summary: 'A content type the service does not parse',
-        value: generalExample(415, 'Unsupported Media Type: text/plain'),
+        summary: 'A content type the service does not parse (application/xml, say)',
+        value: generalExample(415, 'Unsupported Media Type'),
       },
     },
     429: {

@@ -6,7 +6,7 @@ import {
 } from '@nestjs/swagger';
 
 /**
- * The two error body shapes (contract section 3), as documentation classes: files and pricing
+ * The two error body shapes (docs/API.md, "Errors"), as documentation classes: files and pricing
  * answer `{error, code, details?}`, every other route `{error, message, details?}`. The global
  * filter (errors/error-body.ts) writes them; these classes only describe them.
  */

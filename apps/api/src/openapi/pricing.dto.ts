@@ -3,7 +3,7 @@ import { BILLING_VALUES, PRICING_CHANGE_TYPES } from '#app/domain';
 import { PATTERNS } from './patterns.js';
 
 /**
- * The pricing structure (the seed's 2.5) as libs/domain/src/pricing-document.ts builds it: every
+ * The pricing structure (docs/API.md, "PricingDocument") as libs/domain/src/pricing-document.ts builds it: every
  * field present (null rather than missing). Every id is a UUID that stays the same when the read
  * models are rebuilt.
  */
@@ -193,7 +193,7 @@ export class ScrapeReferenceDto {
 
 @ApiSchema({
   name: 'PricingDocument',
-  description: 'The pricing structure of one pricing page at one version (2.5).',
+  description: 'The pricing structure of one pricing page at one version.',
 })
 export class PricingDocumentDto {
   @ApiProperty({

@@ -55,7 +55,10 @@ export class CreditUsageDto {
   reset_at!: string;
 }
 
-@ApiSchema({ name: 'BurstLimit', description: 'Requests a second per key, charged or not.' })
+@ApiSchema({
+  name: 'BurstLimit',
+  description: 'Uncharged answers a second per key (a charged 2xx takes none).',
+})
 export class BurstLimitDto {
   @ApiProperty({ type: 'integer', example: 20 })
   limit_per_second!: number;

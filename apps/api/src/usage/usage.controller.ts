@@ -23,7 +23,8 @@ export class UsageController {
       'applies.',
   })
   @ApiOkResponse({ type: UsageDto, description: "The key's plan and counters" })
-  @ApiErrorResponses('general', [401, 429, 500, 503])
+  // 403: a key whose plan was taken out of the configuration has no limits to read.
+  @ApiErrorResponses('general', [401, 403, 429, 500, 503])
   usage(@Req() request: FastifyRequest) {
     return usageRepresentation(request.apiKey!.plan, request.metering!.reading);
   }

@@ -3,7 +3,7 @@ import { AppConfig } from '#app/config';
 import { AccessRedis } from '../access-redis.js';
 import { AUTH_FAILURE_SCRIPT } from './scripts.js';
 
-/** Bounds failed authentications per client address (contract section 3: 30 a minute). */
+/** Bounds failed authentications per client address (30 a minute by default: docs/API.md, "Credits and limits"). */
 @Injectable()
 export class AuthFailureLimiter {
   constructor(

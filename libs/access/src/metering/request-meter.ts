@@ -15,7 +15,7 @@ type ScriptReply = [MeterOutcome, number, number, number, number];
 
 /**
  * Checks and counts requests against a key's plan: hourly window, monthly credits and burst
- * limit, each call one round trip to Redis (contract section 3).
+ * limit, each call one round trip to Redis (docs/API.md, "Credits and limits").
  */
 @Injectable()
 export class RequestMeter {
