@@ -214,6 +214,7 @@ describe('the examples of the document', () => {
               'content-type': 'application/json',
               'x-request-id': 'r',
               'retry-after': '5',
+              'www-authenticate': 'Bearer',
             },
           });
           await expect(

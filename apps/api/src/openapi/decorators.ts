@@ -300,6 +300,17 @@ export function ApiErrorResponses(
               },
             }
           : {}),
+        ...(status === 401
+          ? {
+              headers: {
+                'WWW-Authenticate': {
+                  description: 'The scheme to authenticate with (RFC 6750)',
+                  schema: { type: 'string', enum: ['Bearer'] },
+                  required: true,
+                },
+              },
+            }
+          : {}),
         ...(chosen ? { examples: chosen } : {}),
       });
     }),
@@ -314,7 +325,9 @@ const CACHE_HEADERS = {
     schema: { type: 'string' },
   },
   'Cache-Control': {
-    description: 'With ETag: private, max-age=3600',
+    description:
+      'With ETag: private, max-age=3600, or max-age=0 (revalidate at every use) for a files ' +
+      'answer with no file yet',
     schema: { type: 'string' },
   },
 } as const;
