@@ -4,6 +4,7 @@ import {
   AuthFailureLimiter,
   RequestMeter,
   type ChargeTicket,
+  type MeterMode,
   type Metering,
 } from '#app/access';
 import type { PlanDefinition } from '#app/config';
@@ -212,13 +213,15 @@ describe('refunds', () => {
 });
 
 describe('the burst limit', () => {
+  const roomy = plan(10_000, 10_000);
+  const now = at(`${YEAR}-11-22T10:00:00.000Z`);
+  /** `count` requests of one key in `mode` at the same instant. */
+  const atOnce = (key: string, mode: MeterMode, count: number, when = now) =>
+    Promise.all(Array.from({ length: count }, () => meter.meter(key, roomy, mode, when)));
+
   it('admits 20 uncharged at once, then one every 50 ms; a refusal takes nothing', async () => {
     const key = randomUUID();
-    const limits = plan(10_000, 10_000);
-    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
-    const instant = await Promise.all(
-      Array.from({ length: 25 }, () => meter.meter(key, limits, 'uncharged', now)),
-    );
+    const instant = await atOnce(key, 'uncharged', 25);
     const outcomes = instant.map((result) => result.reading.outcome);
     expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(20);
     expect(outcomes.filter((outcome) => outcome === 'burst')).toHaveLength(5);
@@ -226,40 +229,28 @@ describe('the burst limit', () => {
     expect(refused.reading.retryAfterMs).toBe(50);
     expect(refused.ticket).toBeNull();
 
-    const uncharged = (ms: number) => meter.meter(key, limits, 'uncharged', later(now, ms));
+    const uncharged = (ms: number) => meter.meter(key, roomy, 'uncharged', later(now, ms));
     expect((await uncharged(49)).reading.outcome).toBe('burst');
     expect((await uncharged(50)).reading.outcome).toBe('ok');
     expect((await uncharged(50)).reading.outcome).toBe('burst');
     // A second later the bucket is full again.
-    const refilled = await Promise.all(
-      Array.from({ length: 20 }, () => meter.meter(key, limits, 'uncharged', later(now, 1_050))),
-    );
+    const refilled = await atOnce(key, 'uncharged', 20, later(now, 1_050));
     expect(refilled.every((result) => result.reading.outcome === 'ok')).toBe(true);
   });
 
   it('never bounds a charge: 60 at one instant are all counted, and the bucket stays full', async () => {
     const key = randomUUID();
-    const limits = plan(10_000, 10_000);
-    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
-    const charged = await Promise.all(
-      Array.from({ length: 60 }, () => meter.meter(key, limits, 'charge', now)),
-    );
+    const charged = await atOnce(key, 'charge', 60);
     expect(charged.every((result) => result.reading.outcome === 'ok')).toBe(true);
     expect(charged.at(-1)!.reading.hourly.used).toBe(60);
-    const uncharged = await Promise.all(
-      Array.from({ length: 21 }, () => meter.meter(key, limits, 'uncharged', now)),
-    );
+    const uncharged = await atOnce(key, 'uncharged', 21);
     const outcomes = uncharged.map((result) => result.reading.outcome);
     expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(20);
   });
 
   it('takes a unit for a charge given back as uncharged, and refuses it past the limit', async () => {
     const key = randomUUID();
-    const limits = plan(10_000, 10_000);
-    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
-    const charged = await Promise.all(
-      Array.from({ length: 25 }, () => meter.meter(key, limits, 'charge', now)),
-    );
+    const charged = await atOnce(key, 'charge', 25);
     const settled = await Promise.all(
       charged.map((result) => meter.refund(result.ticket!, now, { takeBurstUnit: true })),
     );
@@ -268,26 +259,18 @@ describe('the burst limit', () => {
     expect(outcomes.filter((outcome) => outcome === 'burst')).toHaveLength(5);
     expect(settled.find((reading) => reading.outcome === 'burst')!.retryAfterMs).toBe(50);
     // Every charge was given back, refused or not, and the refusals took no unit.
-    const read = await meter.meter(key, limits, 'read', now);
+    const read = await meter.meter(key, roomy, 'read', now);
     expect(read.reading.hourly.used).toBe(0);
     expect(read.reading.credits.used).toBe(0);
-    expect((await meter.meter(key, limits, 'uncharged', later(now, 50))).reading.outcome).toBe(
-      'ok',
-    );
+    expect((await meter.meter(key, roomy, 'uncharged', later(now, 50))).reading.outcome).toBe('ok');
   });
 
   it('is not touched by a refund without takeBurstUnit (a 5xx, a late reply)', async () => {
     const key = randomUUID();
-    const limits = plan(10_000, 10_000);
-    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
-    const charged = await Promise.all(
-      Array.from({ length: 25 }, () => meter.meter(key, limits, 'charge', now)),
-    );
+    const charged = await atOnce(key, 'charge', 25);
     const settled = await Promise.all(charged.map((result) => meter.refund(result.ticket!, now)));
     expect(settled.every((reading) => reading.outcome === 'ok')).toBe(true);
-    const uncharged = await Promise.all(
-      Array.from({ length: 20 }, () => meter.meter(key, limits, 'uncharged', now)),
-    );
+    const uncharged = await atOnce(key, 'uncharged', 20);
     expect(uncharged.every((result) => result.reading.outcome === 'ok')).toBe(true);
   });
 
@@ -300,7 +283,6 @@ describe('the burst limit', () => {
         environment.config({ BURST_LIMIT_PER_SECOND: String(size) }),
       );
       const key = randomUUID();
-      const now = at(`${YEAR}-11-22T10:00:00.000Z`);
       const results = await Promise.all(
         Array.from({ length: size + 5 }, () => sized.meter(key, plan(10, 10), 'uncharged', now)),
       );
@@ -310,7 +292,6 @@ describe('the burst limit', () => {
 
   it('does not apply to reads', async () => {
     const key = randomUUID();
-    const now = at(`${YEAR}-11-22T10:00:00.000Z`);
     const reads = await Promise.all(
       Array.from({ length: 50 }, () => meter.meter(key, plan(10, 10), 'read', now)),
     );

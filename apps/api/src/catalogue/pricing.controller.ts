@@ -169,27 +169,25 @@ export class PricingController {
     }
     // Parameters are checked before the slug is looked up, as for a version: a malformed
     // period is a 400 whether or not the page exists.
-    const period =
-      periodText === undefined ? null : periodOrThrow(parsePeriod(periodText), periodText);
+    const asked =
+      periodText === undefined
+        ? null
+        : { text: periodText, period: periodOrThrow(parsePeriod(periodText), periodText) };
     const page = await this.pageOf(slug);
-    if (period && periodText !== undefined) {
+    if (asked) {
+      const { text, period } = asked;
       const snapshot = await this.snapshots.earliestInRange(page.id, period.start, period.end);
       if (!snapshot) {
         const latest = await this.snapshots.latest(page.id);
-        throw new ApiError(
-          404,
-          'PERIOD_NOT_FOUND',
-          `No pricing extraction of ${slug} in ${periodText}`,
-          {
-            slug,
-            requested_period: periodText,
-            message: `No pricing extraction of ${slug} between ${period.start} and ${period.end}`,
-            latest_version: latest?.version ?? null,
-            suggestion: latest
-              ? `The latest extraction is ${latest.version}: GET /v1/api/pricing/${slug}?version=${latest.version}`
-              : 'This page has no pricing extraction yet',
-          },
-        );
+        throw new ApiError(404, 'PERIOD_NOT_FOUND', `No pricing extraction of ${slug} in ${text}`, {
+          slug,
+          requested_period: text,
+          message: `No pricing extraction of ${slug} between ${period.start} and ${period.end}`,
+          latest_version: latest?.version ?? null,
+          suggestion: latest
+            ? `The latest extraction is ${latest.version}: GET /v1/api/pricing/${slug}?version=${latest.version}`
+            : 'This page has no pricing extraction yet',
+        });
       }
       if (isPeriodClosed(period, new Date())) markImmutable(request);
       return snapshot.document;

@@ -2,10 +2,10 @@ import { secondsUntil, type MeterReading } from '#app/access';
 import { ApiError } from '../errors/api-error.js';
 
 /**
- * The 429 for a refused request, in the details its route family documents: files and pricing
- * answer INSUFFICIENT_CREDITS with the interface's fields (docs/API.md, "Credits and limits"); every 429 has `limit`, `remaining`,
- * `reset_at` and `retry_after` (which the error body also puts at the top level and in
- * Retry-After).
+ * The 429 for a refused request, in the details its route family documents (docs/API.md,
+ * "Credits and limits"): files and pricing answer INSUFFICIENT_CREDITS with the interface's
+ * fields; every 429 has `limit`, `remaining`, `reset_at` and `retry_after` (which the error body
+ * also puts at the top level and in Retry-After).
  */
 export function limitExceeded(reading: MeterReading, codedShape: boolean, now: Date): ApiError {
   const { retryAfter, resetAt } = retryTimes(reading.retryAfterMs, now);
