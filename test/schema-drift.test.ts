@@ -25,6 +25,7 @@ describe('migrations and entities agree', () => {
       'DropUnusedScrapeIndex1764000000000',
       'PricingChanges1764100000000',
       'Webhooks1764200000000',
+      'ProjectionFailures1764400000000',
     ]);
     expect(await runMigrations(dataSource)).toEqual([]);
   });

@@ -12,7 +12,14 @@ import {
 import { AppConfig, ConfigModule, loadConfig } from '#app/config';
 import { INGEST_QUEUE, IngestQueue } from '#app/contracts';
 import { QueueInspector } from '#app/observability';
-import { EventStore, PersistenceModule } from '#app/persistence';
+import {
+  CheckpointStore,
+  EventStore,
+  PersistenceModule,
+  PROJECTOR_NAMES,
+  ProjectionLagReader,
+  type ProjectorName,
+} from '#app/persistence';
 import type { Redis } from 'ioredis';
 import { Command, InvalidArgumentError } from 'commander';
 import { BatchStatusService } from '../../api/src/ingest/batch-status.service.js';
@@ -26,7 +33,7 @@ import {
   type QueuedBatch,
 } from './cli/file-ingestion.js';
 import { ProgressDisplay } from './cli/progress-display.js';
-import { ProjectionRunner } from './projections/projection-runner.js';
+import { describeStop, ProjectionRunner } from './projections/projection-runner.js';
 import { ProjectionsModule } from './projections/projections.module.js';
 
 @Module({})
@@ -218,6 +225,62 @@ program
         display.stop();
       }
       console.log(`rebuilt: ${applied} events applied in ${Date.now() - started} ms`);
+    }),
+  );
+
+program
+  .command('projections')
+  .description(
+    "show each projector's backlog and, when it stopped at an event it cannot apply, that " +
+      'event and the error (exits 1 if one stopped)',
+  )
+  .action(() =>
+    withContext(async (app) => {
+      const projectors = await app.get(ProjectionLagReader).read();
+      console.table(
+        Object.fromEntries(
+          projectors.map(({ projector, events, seconds, failure }) => [
+            projector,
+            {
+              behind: events,
+              waited_s: Math.round(seconds),
+              status: failure ? `stopped since ${failure.failedAt}` : 'moving',
+              at: failure ? describeStop(failure) : '',
+            },
+          ]),
+        ),
+      );
+      if (projectors.some(({ failure }) => failure)) process.exitCode = 1;
+    }),
+  );
+
+program
+  .command('projections:retry')
+  .description(
+    'after a fix, let stopped projectors (all when none is named) try their event again, ' +
+      'and apply what they can now (exits 1 if one stops again)',
+  )
+  .argument('[projectors...]', `any of: ${PROJECTOR_NAMES.join(', ')}`)
+  .action((names: string[]) =>
+    withContext(async (app) => {
+      const unknown = names.filter((name) => !PROJECTOR_NAMES.includes(name as ProjectorName));
+      if (unknown.length > 0) {
+        throw new Error(`no projector ${unknown.join(', ')} (${PROJECTOR_NAMES.join(', ')})`);
+      }
+      const runner = app.get(ProjectionRunner);
+      const retried = await runner.retry(names.length > 0 ? names : undefined);
+      if (retried.length === 0) {
+        console.log('no projector had stopped');
+        return;
+      }
+      const applied = await runner.catchUp(undefined, { wait: true });
+      const stoppedAgain = (await app.get(CheckpointStore).states()).flatMap(({ name, failure }) =>
+        failure && retried.includes(name)
+          ? [`${name} stopped again at ${describeStop(failure)}`]
+          : [],
+      );
+      if (stoppedAgain.length > 0) throw new Error(stoppedAgain.join('\n'));
+      console.log(`retried ${retried.join(', ')}: ${plural(applied, 'event')} applied`);
     }),
   );
 

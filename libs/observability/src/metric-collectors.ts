@@ -4,8 +4,8 @@ import { Metrics } from './metrics.js';
 import { JOB_STATES, QueueInspector } from './queue-inspector.js';
 
 /**
- * Gauges read from their source at each scrape: queue depth from Redis, projection lag from
- * the database. Every process that exposes metrics reports them (they describe shared state,
+ * Gauges read from their source at each scrape: queue depth from Redis, projection lag and
+ * failures from the database. Every process that exposes metrics reports them (they describe shared state,
  * so aggregate them with max, not sum).
  */
 @Injectable()
@@ -42,6 +42,15 @@ export class MetricCollectors implements OnModuleInit {
       async (gauge) => {
         for (const { projector, seconds } of await this.lag.read())
           gauge.set({ projector }, seconds);
+      },
+    );
+    this.metrics.gauge(
+      'projection_failed',
+      'Whether a projector stopped at an event it cannot apply (1) or moves (0): `cli projections`',
+      ['projector'],
+      async (gauge) => {
+        for (const { projector, failure } of await this.lag.read())
+          gauge.set({ projector }, failure ? 1 : 0);
       },
     );
   }

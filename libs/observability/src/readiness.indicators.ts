@@ -47,11 +47,21 @@ export class ReadinessIndicators {
     });
   }
 
-  /** Far behind: answers would be stale until the projector catches up. */
+  /**
+   * Stopped at an event it cannot apply, or far behind: answers would be stale until the
+   * projector moves again.
+   */
   projections(key: string) {
     const limit = this.config.observability.readyMaxProjectionLag;
     return this.attempt(key, async () => {
       const lag = await this.lag.read();
+      const failed = lag.filter((projector) => projector.failure);
+      if (failed.length > 0) {
+        const described = failed
+          .map(({ projector, failure }) => `${projector} at event ${failure?.eventSeq}`)
+          .join(', ');
+        throw new Error(`stopped at an event it cannot apply: ${described} (cli projections)`);
+      }
       const behind = lag.filter((projector) => projector.events > limit);
       const described = lag.map(({ projector, events }) => `${projector} ${events}`).join(', ');
       if (behind.length > 0) throw new Error(`more than ${limit} events behind (${described})`);

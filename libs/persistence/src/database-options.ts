@@ -16,6 +16,7 @@ import { CompanySearchTrigram1763900000000 } from './migrations/1763900000000-co
 import { DropUnusedScrapeIndex1764000000000 } from './migrations/1764000000000-drop-unused-scrape-index.js';
 import { PricingChanges1764100000000 } from './migrations/1764100000000-pricing-changes.js';
 import { Webhooks1764200000000 } from './migrations/1764200000000-webhooks.js';
+import { ProjectionFailures1764400000000 } from './migrations/1764400000000-projection-failures.js';
 
 export const ENTITIES = [
   CompanyEntity,
@@ -34,6 +35,7 @@ export const MIGRATIONS = [
   DropUnusedScrapeIndex1764000000000,
   PricingChanges1764100000000,
   Webhooks1764200000000,
+  ProjectionFailures1764400000000,
 ];
 
 /** The part of a better-sqlite3 connection the options below use. */

@@ -1,6 +1,6 @@
 import { QueryFailedError } from 'typeorm';
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from './database-unavailable.js';
+import { isDatabaseUnavailable, isTransientDatabaseError } from './database-unavailable.js';
 
 /** What node-postgres raises: an Error with the server's SQLSTATE, or a socket error's code. */
 function pgError(message: string, code?: string): Error {
@@ -30,6 +30,10 @@ describe('isDatabaseUnavailable', () => {
       'a client the pool could not connect in time',
       pgError('timeout exceeded when trying to connect'),
     ],
+    [
+      'a SQLite database locked by another process past the busy timeout',
+      failedQuery(pgError('database is locked', 'SQLITE_BUSY')),
+    ],
   ])('is true for %s', (_case, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
@@ -45,5 +49,24 @@ describe('isDatabaseUnavailable', () => {
     ['something that is not an error', null],
   ])('is false for %s', (_case, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe('isTransientDatabaseError', () => {
+  it.each([
+    ['an unavailable database', pgError('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')],
+    ['a serialization failure (40001)', failedQuery(pgError('could not serialize', '40001'))],
+    ['a deadlock (40P01)', failedQuery(pgError('deadlock detected', '40P01'))],
+    ['a lock not available (55P03)', failedQuery(pgError('could not obtain lock', '55P03'))],
+  ])('is true for %s', (_case, error) => {
+    expect(isTransientDatabaseError(error)).toBe(true);
+  });
+
+  it.each([
+    ['a unique violation (23505)', failedQuery(pgError('duplicate key value', '23505'))],
+    ['a value out of range (22003)', failedQuery(pgError('integer out of range', '22003'))],
+    ['an error of the code itself', new TypeError('cannot read properties of undefined')],
+  ])('is false for %s: the statement was refused on its merits', (_case, error) => {
+    expect(isTransientDatabaseError(error)).toBe(false);
   });
 });

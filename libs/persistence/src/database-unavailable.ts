@@ -1,4 +1,4 @@
-/** Socket errors of a database that is down, restarting or out of reach. */
+/** Errors of a database that is down, restarting, out of reach, or (SQLite) locked. */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -7,6 +7,8 @@ const NETWORK_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EAI_AGAIN',
+  // SQLite: another process (a rebuild, say) held the write lock past the busy timeout.
+  'SQLITE_BUSY',
 ]);
 
 /**
@@ -22,19 +24,38 @@ const DROPPED_CONNECTION =
 
 /**
  * True when the database could not be reached or ended the session on its own account (down,
- * restarting, shutting down, a connection cut): the statement failed through no fault of what
+ * restarting, shutting down, a connection cut; on SQLite, locked by another process past the
+ * busy timeout): the statement failed through no fault of what
  * it asked, and the same work may succeed once the database is back. A statement the database
  * refused on its merits (a constraint, a missing table) is not this. TypeORM passes connection
  * errors through as they are and wraps a failed query in a QueryFailedError with the driver's
  * error beside it, so both are looked at.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const candidates = [error, (error as { driverError?: unknown } | null)?.driverError];
-  return candidates.some((candidate) => {
-    const { code, message } = (candidate ?? {}) as { code?: unknown; message?: unknown };
+  return errorParts(error).some(({ code, message }) => {
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) {
       return true;
     }
     return typeof message === 'string' && DROPPED_CONNECTION.test(message);
   });
+}
+
+/** PostgreSQL's SQLSTATEs of a statement that lost a race: serialization, deadlock, lock. */
+const LOST_RACE_SQLSTATE = /^(40001|40P01|55P03)$/;
+
+/**
+ * True when the same statement may well succeed if run again: the database was unavailable, or
+ * the statement lost a race with another transaction. Anything else was refused on its merits.
+ */
+export function isTransientDatabaseError(error: unknown): boolean {
+  return (
+    isDatabaseUnavailable(error) ||
+    errorParts(error).some(({ code }) => typeof code === 'string' && LOST_RACE_SQLSTATE.test(code))
+  );
+}
+
+/** The error and, for a QueryFailedError, the driver's error beside it. */
+function errorParts(error: unknown): { code?: unknown; message?: unknown }[] {
+  const candidates = [error, (error as { driverError?: unknown } | null)?.driverError];
+  return candidates.map((candidate) => (candidate ?? {}) as { code?: unknown; message?: unknown });
 }

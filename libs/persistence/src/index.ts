@@ -9,7 +9,12 @@ export {
   type PositionedEvent,
 } from './events/event-store.js';
 export { StreamConcurrencyError } from './events/concurrency.error.js';
-export { CheckpointStore, START_OF_LOG } from './projections/checkpoint-store.js';
+export {
+  CheckpointStore,
+  START_OF_LOG,
+  type CheckpointState,
+  type ProjectorFailure,
+} from './projections/checkpoint-store.js';
 export {
   PROJECTOR_NAMES,
   ProjectionLagReader,
@@ -40,4 +45,4 @@ export {
 } from './read-models/pricing-change.reader.js';
 export { WebhookEntity } from './entities/webhook.entity.js';
 export { WebhookRepository, type DispatchState } from './webhooks/webhook.repository.js';
-export { isDatabaseUnavailable } from './database-unavailable.js';
+export { isDatabaseUnavailable, isTransientDatabaseError } from './database-unavailable.js';

@@ -10,6 +10,38 @@ interface CheckpointRow {
   last_transaction_id: string;
 }
 
+interface FailureColumns {
+  failed_at: string | null;
+  failed_event_seq: number | string | null;
+  failed_event_type: string | null;
+  failed_stream_id: string | null;
+  failure: string | null;
+}
+
+/** Why a projector stopped: the first event after its checkpoint, which it could not apply. */
+export interface ProjectorFailure {
+  eventSeq: number;
+  eventType: string;
+  streamId: string;
+  error: string;
+  failedAt: string;
+}
+
+export interface CheckpointState {
+  name: string;
+  position: LogPosition;
+  /** Null while the projector moves; set, it stays where it is until retried or rebuilt. */
+  failure: ProjectorFailure | null;
+}
+
+/** An error message is kept whole enough to act on, never so long it floods a table or a log. */
+const MAX_FAILURE_LENGTH = 2_000;
+
+const positionOf = (row: CheckpointRow): LogPosition => ({
+  transactionId: row.last_transaction_id,
+  seq: Number(row.last_seq),
+});
+
 /**
  * Where each projector stands in the log. A checkpoint is only ever moved inside the transaction
  * that applied the events, so a read model and its checkpoint cannot disagree.
@@ -30,26 +62,23 @@ export class CheckpointStore {
    * Locks the checkpoints of the named projectors for this transaction, in name order (so two
    * claimers waiting for each other cannot deadlock), and returns their positions. Without
    * `wait`, a checkpoint another process holds is left out: that process is applying the same
-   * events, and this one must not too.
+   * events, and this one must not too. A failed projector is left out too, unless
+   * `includeFailed` (a rebuild starts it afresh).
    */
   async claim(
     tx: Transaction,
     names: string[],
-    { wait }: { wait: boolean },
+    { wait, includeFailed = false }: { wait: boolean; includeFailed?: boolean },
   ): Promise<Map<string, LogPosition>> {
     // SQLite's BEGIN IMMEDIATE already holds the only write lock.
     const lock = tx.dialect !== 'postgres' ? '' : wait ? 'FOR UPDATE' : 'FOR UPDATE SKIP LOCKED';
     const rows = await tx.query<CheckpointRow & { name: string }>(
       `SELECT name, last_seq, last_transaction_id FROM projection_checkpoints
-       WHERE name IN (${placeholders(names.length)}) ORDER BY name ${lock}`,
+       WHERE name IN (${placeholders(names.length)}) ${includeFailed ? '' : 'AND failed_at IS NULL'}
+       ORDER BY name ${lock}`,
       names,
     );
-    return new Map(
-      rows.map((row) => [
-        row.name,
-        { transactionId: row.last_transaction_id, seq: Number(row.last_seq) },
-      ]),
-    );
+    return new Map(rows.map((row) => [row.name, positionOf(row)]));
   }
 
   async position(name: string): Promise<LogPosition> {
@@ -57,9 +86,70 @@ export class CheckpointStore {
       'SELECT last_seq, last_transaction_id FROM projection_checkpoints WHERE name = $1',
       [name],
     );
-    return row
-      ? { transactionId: row.last_transaction_id, seq: Number(row.last_seq) }
-      : START_OF_LOG;
+    return row ? positionOf(row) : START_OF_LOG;
+  }
+
+  /** Every checkpoint, in name order, with the failure that stopped it if any. */
+  async states(): Promise<CheckpointState[]> {
+    const rows = await this.transactions.query<CheckpointRow & FailureColumns & { name: string }>(
+      `SELECT name, last_seq, last_transaction_id, failed_at, failed_event_seq, failed_event_type,
+              failed_stream_id, failure
+       FROM projection_checkpoints ORDER BY name`,
+    );
+    return rows.map((row) => ({
+      name: row.name,
+      position: positionOf(row),
+      failure:
+        row.failed_at === null
+          ? null
+          : {
+              eventSeq: Number(row.failed_event_seq),
+              eventType: row.failed_event_type ?? '',
+              streamId: row.failed_stream_id ?? '',
+              error: row.failure ?? '',
+              failedAt: row.failed_at,
+            },
+    }));
+  }
+
+  /** Stops `name` where its checkpoint stands: claim() leaves it out until clearFailures(). */
+  async recordFailure(
+    tx: Transaction,
+    name: string,
+    failure: Omit<ProjectorFailure, 'failedAt'>,
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE projection_checkpoints SET failed_at = $1, failed_event_seq = $2,
+         failed_event_type = $3, failed_stream_id = $4, failure = $5
+       WHERE name = $6`,
+      [
+        new Date().toISOString(),
+        failure.eventSeq,
+        failure.eventType,
+        failure.streamId,
+        failure.error.slice(0, MAX_FAILURE_LENGTH),
+        name,
+      ],
+    );
+  }
+
+  /** Lets failed projectors move again; answers the names that had failed. */
+  async clearFailures(names: readonly string[], tx?: Transaction): Promise<string[]> {
+    const run = <T>(sql: string, params: unknown[]) =>
+      tx ? tx.query<T>(sql, params) : this.transactions.query<T>(sql, params);
+    const failed = await run<{ name: string }>(
+      `SELECT name FROM projection_checkpoints
+       WHERE failed_at IS NOT NULL AND name IN (${placeholders(names.length)}) ORDER BY name`,
+      [...names],
+    );
+    if (failed.length === 0) return [];
+    await run(
+      `UPDATE projection_checkpoints SET failed_at = NULL, failed_event_seq = NULL,
+         failed_event_type = NULL, failed_stream_id = NULL, failure = NULL
+       WHERE name IN (${placeholders(failed.length)})`,
+      failed.map((row) => row.name),
+    );
+    return failed.map((row) => row.name);
   }
 
   /** Moves the named projectors' checkpoints to `position`, in one statement. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventStore } from '../events/event-store.js';
-import { CheckpointStore } from './checkpoint-store.js';
+import { CheckpointStore, START_OF_LOG, type ProjectorFailure } from './checkpoint-store.js';
 
 /**
  * The projectors' checkpoint names. They are stored in the database: never change one (its
@@ -27,11 +27,13 @@ export interface ProjectionLag {
   events: number;
   /** How long the oldest of them has waited (0 when caught up). */
   seconds: number;
+  /** Set when the projector stopped at an event it cannot apply (see ProjectionRunner). */
+  failure: ProjectorFailure | null;
 }
 
 /**
- * How far each projector is behind the log, for metrics and readiness. A projector with no
- * checkpoint yet (no worker has run it) is behind by the whole log.
+ * How far each projector is behind the log, and whether it stopped, for metrics and readiness.
+ * A projector with no checkpoint yet (no worker has run it) is behind by the whole log.
  */
 @Injectable()
 export class ProjectionLagReader {
@@ -51,17 +53,24 @@ export class ProjectionLagReader {
     return lag;
   }
 
-  private readNow(now: Date): Promise<ProjectionLag[]> {
+  private async readNow(now: Date): Promise<ProjectionLag[]> {
+    const states = new Map((await this.checkpoints.states()).map((state) => [state.name, state]));
     return Promise.all(
       PROJECTOR_NAMES.map(async (projector) => {
+        const state = states.get(projector);
         const backlog = await this.events.backlogAfter(
-          await this.checkpoints.position(projector),
+          state?.position ?? START_OF_LOG,
           LAG_COUNT_CAP,
         );
         const waited = backlog.oldestRecordedAt
           ? (now.getTime() - backlog.oldestRecordedAt.getTime()) / 1000
           : 0;
-        return { projector, events: backlog.events, seconds: Math.max(0, waited) };
+        return {
+          projector,
+          events: backlog.events,
+          seconds: Math.max(0, waited),
+          failure: state?.failure ?? null,
+        };
       }),
     );
   }
