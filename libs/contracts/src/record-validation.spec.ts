@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { recordProblems } from './record-validation.js';
+import { MAX_JSON_DEPTH, RECORD_BOUNDS } from '#app/domain';
+import { jsonShapeProblem, recordProblems } from './record-validation.js';
 
 const SCRAPERS = ['scraper_1', 'scraper_2', 'scraper_3', 'scraper_4'];
 
@@ -357,5 +358,155 @@ describe('recordProblems: refusals', () => {
   it('reports the problems of a nested charge with its path', async () => {
     const found = await expectRefused(pricing({ currency: 'usd' }), 'currency');
     expect(found.some((problem) => problem.startsWith('plans.0.charges.0.currency'))).toBe(true);
+  });
+});
+
+describe('recordProblems: the declared bounds (RECORD_BOUNDS)', () => {
+  const { company: companyBounds, scrape: scrapeBounds, pricing: pricingBounds } = RECORD_BOUNDS;
+  const planBounds = pricingBounds.plans.items;
+  const chargeBounds = planBounds.charges.items;
+  const maxBand = companyBounds.employees.maxBound;
+
+  it('accepts employees bands whose numbers reach the 32-bit bound of employees_min', async () => {
+    expect(await problems({ ...company(), employees: `${maxBand}+` })).toEqual([]);
+    expect(await problems({ ...company(), employees: `0-${maxBand}` })).toEqual([]);
+  });
+
+  it.each([`${maxBand + 1}+`, `0-${maxBand + 1}`, '99999999999999999999+'])(
+    'refuses the employees band %s, past what employees_min holds',
+    async (employees) => {
+      await expectRefused(
+        { ...company(), employees },
+        `employees band bounds must be at most ${maxBand}`,
+      );
+    },
+  );
+
+  it('refuses an employees band longer than its column, leading zeros included', async () => {
+    const length = companyBounds.employees.maxLength;
+    expect(await problems({ ...company(), employees: `${'0'.repeat(length - 2)}1+` })).toEqual([]);
+    await expectRefused(
+      { ...company(), employees: `${'0'.repeat(length - 1)}1+` },
+      `employees must be at most ${length} characters`,
+    );
+  });
+
+  it('counts lengths in UTF-16 code units: an emoji is two, a variation selector one', async () => {
+    const max = companyBounds.name.maxLength;
+    expect(await problems({ ...company(), name: '🙂'.repeat(max / 2 - 0.5) + 'a' })).toEqual([]);
+    await expectRefused({ ...company(), name: '🙂'.repeat((max + 1) / 2) }, 'name must be 1 to');
+    // class-validator's MaxLength counts this as one character; PostgreSQL as 256.
+    await expectRefused({ ...company(), name: `a${'\ufe0f'.repeat(max)}` }, 'name must be 1 to');
+    await expectRefused(
+      { ...company(), url: 'https://x.io/'.padEnd(companyBounds.url.maxLength + 1, '\ufe0f') },
+      'url must be at most',
+    );
+  });
+
+  it('refuses an open vocabulary value longer than its bound', async () => {
+    const long = `a${'b'.repeat(chargeBounds.billing.maxLength)}`;
+    await expectRefused(pricing({ billing: long }), 'plans.0.charges.0.billing must be at most');
+    await expectRefused(pricing({}, { amount_type: long }), 'plans.0.discounts.0.amount_type');
+  });
+
+  it('refuses a configured scraper longer than what the stream id leaves for it', async () => {
+    const long = 's'.repeat(scrapeBounds.scraper.maxLength + 1);
+    const found = await recordProblems({ ...scrape(), scraper: long }, [long]);
+    expect(found).toEqual([
+      `scraper must be at most ${scrapeBounds.scraper.maxLength} characters long`,
+    ]);
+  });
+
+  it('accepts lists at their bounds and refuses one item more', async () => {
+    const record = pricing();
+    const [plan] = record.plans;
+    const many = <T>(item: T, count: number) => Array.from({ length: count }, () => item);
+    const atMost = { ...plan!, charges: many(charge(), planBounds.charges.maxItems) };
+    expect(
+      await problems({ ...record, plans: many(atMost, pricingBounds.plans.maxItems) }),
+    ).toEqual([]);
+    await expectRefused(
+      { ...record, plans: many(plan, pricingBounds.plans.maxItems + 1) },
+      `plans must contain no more than ${pricingBounds.plans.maxItems} elements`,
+    );
+    await expectRefused(
+      {
+        ...record,
+        plans: [{ ...plan!, charges: many(charge(), planBounds.charges.maxItems + 1) }],
+      },
+      'plans.0.charges must contain no more than',
+    );
+    await expectRefused(
+      {
+        ...record,
+        plans: [{ ...plan!, discounts: many(discount(), planBounds.discounts.maxItems + 1) }],
+      },
+      'plans.0.discounts must contain no more than',
+    );
+  });
+
+  it('refuses a free-form value whose JSON text is longer than its bound', async () => {
+    const max = chargeBounds.included_quantity.maxJsonLength;
+    const sized = (length: number) => ({ note: 'x'.repeat(length - '{"note":""}'.length) });
+    expect(await problems(pricing({ included_quantity: sized(max) }))).toEqual([]);
+    await expectRefused(
+      pricing({ overage_info: sized(max + 1) }),
+      `plans.0.charges.0.overage_info must be at most ${max} characters long as JSON`,
+    );
+  });
+
+  it('refuses a lone UTF-16 surrogate in any text or key, naming where', async () => {
+    await expectRefused(
+      { ...company(), name: 'Notion\ud800' },
+      'name: text must not contain a lone',
+    );
+    await expectRefused(
+      { ...page(), pricing_page_url: 'https://x.io/\udc00' },
+      'pricing_page_url:',
+    );
+    await expectRefused(
+      pricing({ included_quantity: { seats: ['ok', '\udfff\ud800'] } }),
+      'plans.0.charges.0.included_quantity.seats.1: text must not contain a lone',
+    );
+    await expectRefused(
+      pricing({ overage_info: { '\ud83d': 1 } }),
+      'plans.0.charges.0.overage_info.\ud83d: the key',
+    );
+    // A whole surrogate pair is a character like any other.
+    expect(await problems({ ...company(), name: 'Notion 🙂' })).toEqual([]);
+  });
+
+  it('refuses a number JSON cannot hold (1e400 reads as Infinity) anywhere', async () => {
+    await expectRefused(
+      pricing({ price: Infinity }),
+      'plans.0.charges.0.price: numbers must be finite',
+    );
+    await expectRefused(pricing({}, { amount: -Infinity }), 'plans.0.discounts.0.amount:');
+    await expectRefused(
+      pricing({ included_quantity: JSON.parse('{"calls": 1e400}') }),
+      'plans.0.charges.0.included_quantity.calls: numbers must be finite',
+    );
+  });
+
+  it('lets a free-form value nest down to the depth bound and no deeper', async () => {
+    const nested = (levels: number): unknown => (levels === 0 ? 1 : [nested(levels - 1)]);
+    // The record is level 1; plans, a plan, charges and a charge take four more.
+    const levels = MAX_JSON_DEPTH - 5;
+    expect(await problems(pricing({ included_quantity: nested(levels) }))).toEqual([]);
+    await expectRefused(pricing({ included_quantity: nested(levels + 1) }), 'nest at most');
+  });
+});
+
+describe('jsonShapeProblem', () => {
+  it('finds nothing wrong in finite numbers and well-formed text', () => {
+    expect(jsonShapeProblem({ a: [1.5, -0, 1e308, 'é🙂'], b: null })).toBeNull();
+  });
+
+  it('names the NaN, the Infinity and the lone surrogate it finds', () => {
+    expect(jsonShapeProblem({ a: [NaN] })).toEqual({
+      field: 'a.0',
+      reason: 'numbers must be finite',
+    });
+    expect(jsonShapeProblem({ b: { c: '\udc00' } })?.field).toBe('b.c');
   });
 });

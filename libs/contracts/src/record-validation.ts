@@ -2,6 +2,7 @@
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
   Equals,
   IsArray,
   IsBoolean,
@@ -13,9 +14,9 @@ import {
   IsString,
   Matches,
   Max,
-  MaxLength,
   Min,
-  MinLength,
+  ValidateBy,
+  buildMessage,
   ValidateIf,
   ValidateNested,
   validate,
@@ -25,39 +26,121 @@ import {
 import {
   CATEGORIES,
   COMPANY_SLUG,
+  MAX_JSON_DEPTH,
   OPEN_IDENTIFIER,
   PAGE_SLUG,
+  RECORD_BOUNDS,
   employeeBandLowerBound,
   isValidVersion,
+  type FieldBounds,
   type IngestRecord,
   RECORD_TYPES,
 } from '#app/domain';
 
 const HTTP_URL = /^https?:\/\/[^\s]+$/;
 const VERSION_PATTERN = /^\d{8}$/;
-const MAX_URL = 2048;
+const { company, page, scrape, pricing } = RECORD_BOUNDS;
+const plan = pricing.plans.items;
+const charge = plan.charges.items;
+const discount = plan.discounts.items;
+
+/**
+ * A text's length in UTF-16 code units, which never counts fewer characters than PostgreSQL
+ * does. (class-validator's MinLength and MaxLength count code points and skip variation
+ * selectors: `a` followed by 300 U+FE0F is one character to them and overflows a varchar(255).)
+ */
+const TextLength = (min: number, max: number) =>
+  ValidateBy({
+    name: 'textLength',
+    validator: {
+      validate: (value) =>
+        typeof value !== 'string' || (value.length >= min && value.length <= max),
+      defaultMessage: buildMessage((each) =>
+        min > 0
+          ? `${each}$property must be ${min} to ${max} characters long`
+          : `${each}$property must be at most ${max} characters long`,
+      ),
+    },
+  });
+
+/** Each number of a size band (`N+`, `N-M`) at most `max`. */
+const BandBoundsAtMost = (max: number) =>
+  ValidateBy({
+    name: 'bandBoundsAtMost',
+    validator: {
+      validate: (value) =>
+        typeof value !== 'string' || (value.match(/\d+/g) ?? []).every((n) => Number(n) <= max),
+      defaultMessage: buildMessage((each) => `${each}$property band bounds must be at most ${max}`),
+    },
+  });
+
+/** A free-form value whose JSON text is at most `max` characters long. */
+const JsonLengthAtMost = (max: number) =>
+  ValidateBy({
+    name: 'jsonLengthAtMost',
+    validator: {
+      validate: (value) => value === undefined || JSON.stringify(value).length <= max,
+      defaultMessage: buildMessage(
+        (each) => `${each}$property must be at most ${max} characters long as JSON`,
+      ),
+    },
+  });
+
+/** The checks of a field's declared bounds (libs/domain, RECORD_BOUNDS); its syntax is checked apart. */
+function Bounded(bounds: FieldBounds): PropertyDecorator {
+  const decorators = boundsChecks(bounds);
+  return (target, property) => {
+    for (const decorate of decorators) decorate(target, property);
+  };
+}
+
+function boundsChecks(bounds: FieldBounds): PropertyDecorator[] {
+  switch (bounds.kind) {
+    case 'text':
+      return [TextLength(bounds.minLength, bounds.maxLength)];
+    case 'url':
+    case 'company-slug':
+    case 'page-slug':
+    case 'identifier':
+    case 'scraper':
+      return [TextLength(0, bounds.maxLength)];
+    case 'employees':
+      return [TextLength(0, bounds.maxLength), BandBoundsAtMost(bounds.maxBound)];
+    case 'integer':
+      return [Min(bounds.minimum), Max(bounds.maximum)];
+    case 'number':
+      return bounds.minimum === null ? [] : [Min(bounds.minimum)];
+    case 'free-form':
+      return [JsonLengthAtMost(bounds.maxJsonLength)];
+    case 'list':
+      return [ArrayMaxSize(bounds.maxItems)];
+    case 'object':
+      return [];
+  }
+}
 
 class CompanyRecordInput {
   @Equals('company') type!: 'company';
   @Matches(COMPANY_SLUG, { message: 'slug must be lower-case labels separated by dots' })
-  @MaxLength(255)
+  @Bounded(company.slug)
   slug!: string;
-  @IsString() @MinLength(1) @MaxLength(255) name!: string;
+  @IsString() @Bounded(company.name) name!: string;
   @IsIn(CATEGORIES, { message: `category must be one of: ${CATEGORIES.join(', ')}` })
   category!: string;
   @Matches(/^\d+(\+|-\d+)$/, { message: 'employees must be a band such as 1000+ or 51-200' })
+  @Bounded(company.employees)
   employees!: string;
-  @Matches(HTTP_URL, { message: 'url must be an http(s) URL' }) @MaxLength(MAX_URL) url!: string;
+  @Matches(HTTP_URL, { message: 'url must be an http(s) URL' }) @Bounded(company.url) url!: string;
 }
 
 /** The fields that name a pricing page, shared by every record about one. */
 class PageKeyInput {
   @Matches(COMPANY_SLUG, { message: 'company_slug must be a company slug' })
-  @MaxLength(255)
+  @Bounded(page.company_slug)
   company_slug!: string;
   @IsString()
   @Matches(PAGE_SLUG, { message: 'page_slug must be one lower-case label or empty' })
-  @MaxLength(100)
+  @Bounded(page.page_slug)
   page_slug!: string;
 }
 
@@ -69,7 +152,7 @@ class PageVersionKeyInput extends PageKeyInput {
 class PageRecordInput extends PageKeyInput {
   @Equals('page') type!: 'page';
   @Matches(HTTP_URL, { message: 'pricing_page_url must be an http(s) URL' })
-  @MaxLength(MAX_URL)
+  @Bounded(page.pricing_page_url)
   pricing_page_url!: string;
 }
 
@@ -79,23 +162,25 @@ const nullableUrl = (field: string) =>
 class ScrapeRecordInput extends PageVersionKeyInput {
   @Equals('scrape') type!: 'scrape';
   @Matches(HTTP_URL, { message: 'page_url must be an http(s) URL' })
-  @MaxLength(MAX_URL)
+  @Bounded(scrape.page_url)
   page_url!: string;
   @ValidateIf((_, v) => v !== null)
   @nullableUrl('screenshot_url')
-  @MaxLength(MAX_URL)
+  @Bounded(scrape.screenshot_url)
   screenshot_url!: string | null;
-  @ValidateIf((_, v) => v !== null) @nullableUrl('markdown_url') @MaxLength(MAX_URL) markdown_url!:
+  @ValidateIf((_, v) => v !== null)
+  @nullableUrl('markdown_url')
+  @Bounded(scrape.markdown_url)
+  markdown_url!: string | null;
+  @ValidateIf((_, v) => v !== null) @nullableUrl('html_url') @Bounded(scrape.html_url) html_url!:
     string | null;
-  @ValidateIf((_, v) => v !== null) @nullableUrl('html_url') @MaxLength(MAX_URL) html_url!:
+  @ValidateIf((_, v) => v !== null) @nullableUrl('ocr_url') @Bounded(scrape.ocr_url) ocr_url!:
     string | null;
-  @ValidateIf((_, v) => v !== null) @nullableUrl('ocr_url') @MaxLength(MAX_URL) ocr_url!:
-    string | null;
-  @IsString() scraper!: string;
+  @IsString() @Bounded(scrape.scraper) scraper!: string;
   @ValidateIf((_, v) => v !== null)
   @IsBoolean({ message: 'valid must be a boolean or null' })
   valid!: boolean | null;
-  @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(10) score!: number | null;
+  @ValidateIf((_, v) => v !== null) @IsInt() @Bounded(scrape.score) score!: number | null;
   @ValidateIf((_, v) => v !== null)
   @IsBoolean({ message: 'banner_free must be a boolean or null' })
   banner_free!: boolean | null;
@@ -105,19 +190,19 @@ const identifier = (field: string) =>
   Matches(OPEN_IDENTIFIER, { message: `${field} must be a lower-case identifier` });
 
 class PricingMetricInputDto {
-  @IsString() @MinLength(1) @MaxLength(200) display_name!: string;
-  @identifier('modality') modality!: string;
+  @IsString() @Bounded(charge.pricing_metric.fields.display_name) display_name!: string;
+  @identifier('modality') @Bounded(charge.pricing_metric.fields.modality) modality!: string;
 }
 
 class ChargeInputDto {
-  @identifier('billing') billing!: string;
+  @identifier('billing') @Bounded(charge.billing) billing!: string;
   @Matches(/^[A-Z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
   currency!: string;
   @ValidateIf((_, v) => v !== null)
   @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0)
+  @Bounded(charge.price)
   price!: number | null;
-  @identifier('charge_type') charge_type!: string;
+  @identifier('charge_type') @Bounded(charge.charge_type) charge_type!: string;
   // ValidateNested alone lets an array through where an object belongs (it validates the
   // array's items, none in []): IsObject here and on the items of plans, charges, discounts.
   @ValidateIf((_, v) => v !== null)
@@ -125,31 +210,33 @@ class ChargeInputDto {
   @ValidateNested()
   @Type(() => PricingMetricInputDto)
   pricing_metric!: PricingMetricInputDto | null;
-  @IsOptional() @identifier('usage_type') usage_type?: string | null;
-  @IsString() @MinLength(1) @MaxLength(200) display_name!: string;
-  @IsOptional() @IsString() @MaxLength(200) price_display?: string | null;
-  @IsOptional() included_quantity?: unknown;
-  @IsOptional() overage_info?: unknown;
+  @IsOptional() @identifier('usage_type') @Bounded(charge.usage_type) usage_type?: string | null;
+  @IsString() @Bounded(charge.display_name) display_name!: string;
+  @IsOptional() @IsString() @Bounded(charge.price_display) price_display?: string | null;
+  @IsOptional() @Bounded(charge.included_quantity) included_quantity?: unknown;
+  @IsOptional() @Bounded(charge.overage_info) overage_info?: unknown;
 }
 
 class DiscountInputDto {
-  @identifier('discount_category') discount_category!: string;
-  @identifier('amount_type') amount_type!: string;
-  @IsNumber({ allowNaN: false, allowInfinity: false }) amount!: number;
-  @IsString() @MaxLength(1000) description!: string;
-  @IsString() @MaxLength(200) duration!: string;
+  @identifier('discount_category') @Bounded(discount.discount_category) discount_category!: string;
+  @identifier('amount_type') @Bounded(discount.amount_type) amount_type!: string;
+  @IsNumber({ allowNaN: false, allowInfinity: false }) @Bounded(discount.amount) amount!: number;
+  @IsString() @Bounded(discount.description) description!: string;
+  @IsString() @Bounded(discount.duration) duration!: string;
 }
 
 class PlanInputDto {
-  @IsString() @MinLength(1) @MaxLength(200) display_name!: string;
-  @IsString() @MinLength(1) @MaxLength(200) internal_name!: string;
+  @IsString() @Bounded(plan.display_name) display_name!: string;
+  @IsString() @Bounded(plan.internal_name) internal_name!: string;
   @IsBoolean() add_on!: boolean;
   @IsArray()
+  @Bounded(plan.charges)
   @IsObject({ each: true, message: 'each charge must be an object' })
   @ValidateNested({ each: true })
   @Type(() => ChargeInputDto)
   charges!: ChargeInputDto[];
   @IsArray()
+  @Bounded(plan.discounts)
   @IsObject({ each: true, message: 'each discount must be an object' })
   @ValidateNested({ each: true })
   @Type(() => DiscountInputDto)
@@ -158,8 +245,9 @@ class PlanInputDto {
 
 class PricingRecordInput extends PageVersionKeyInput {
   @Equals('pricing') type!: 'pricing';
-  @IsOptional() @IsString() scraper?: string;
+  @IsOptional() @IsString() @Bounded(pricing.scraper) scraper?: string;
   @IsArray()
+  @Bounded(pricing.plans)
   @IsObject({ each: true, message: 'each plan must be an object' })
   @ValidateNested({ each: true })
   @Type(() => PlanInputDto)
@@ -180,32 +268,34 @@ const OPTIONS: ValidatorOptions = {
   forbidUnknownValues: true,
 };
 
-/**
- * How deep arrays and objects may nest in a pushed value. A record's own structure is six levels
- * deep and its free-form fields (included_quantity, overage_info) get the rest; class-transformer
- * recurses once per level, so a value thousands of levels deep would overflow the stack.
- */
-export const MAX_JSON_DEPTH = 32;
-
 export interface JsonShapeProblem {
   /** Where, as a dotted path (`plans.0.charges`); empty for the value itself. */
   field: string;
   reason: string;
 }
 
+/** Half of a UTF-16 surrogate pair without its other half: no character, so not storable text. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
 /**
  * A part of `value` that must not reach class-transformer or the database, walked
  * without recursion: nesting deeper than MAX_JSON_DEPTH; a key every object inherits
  * (`constructor`, `__proto__`, `toString`...), which class-validator takes for a declared field
- * and class-transformer for the value's class (it throws); or a NUL character, which
- * PostgreSQL refuses in text (an event holding one would stop the projections for good).
+ * and class-transformer for the value's class (it throws); text the database would refuse
+ * (a NUL character: an event holding one would stop the projections for good) or change (a lone
+ * surrogate, stored as U+FFFD); or a number JSON cannot hold (JSON.parse reads 1e400 as
+ * Infinity, which JSON.stringify writes as null).
  */
 export function jsonShapeProblem(value: unknown): JsonShapeProblem | null {
   const pending: [unknown, number, string][] = [[value, 1, '']];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [current, depth, field] = next;
-    if (typeof current === 'string' && current.includes('\0')) {
-      return { field, reason: 'text must not contain the NUL character' };
+    if (typeof current === 'string') {
+      const reason = textProblem(current);
+      if (reason) return { field, reason };
+    }
+    if (typeof current === 'number' && !Number.isFinite(current)) {
+      return { field, reason: 'numbers must be finite' };
     }
     if (current === null || typeof current !== 'object') continue;
     if (depth > MAX_JSON_DEPTH) {
@@ -213,12 +303,18 @@ export function jsonShapeProblem(value: unknown): JsonShapeProblem | null {
     }
     for (const [key, child] of Object.entries(current)) {
       const at = field ? `${field}.${key}` : key;
-      if (!Array.isArray(current) && (key in Object.prototype || key.includes('\0'))) {
+      if (!Array.isArray(current) && (key in Object.prototype || textProblem(key))) {
         return { field: at, reason: `the key ${JSON.stringify(key)} is not allowed` };
       }
       pending.push([child, depth + 1, at]);
     }
   }
+  return null;
+}
+
+function textProblem(text: string): string | null {
+  if (text.includes('\0')) return 'text must not contain the NUL character';
+  if (LONE_SURROGATE.test(text)) return 'text must not contain a lone UTF-16 surrogate';
   return null;
 }
 

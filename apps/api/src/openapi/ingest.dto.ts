@@ -1,31 +1,63 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { CATEGORIES } from '#app/domain';
+import { CATEGORIES, MAX_JSON_DEPTH, RECORD_BOUNDS, type FieldBounds } from '#app/domain';
 import { PATTERNS } from './patterns.js';
 import { ANY_JSON_VALUE } from './pricing.dto.js';
 
-/** What record validation allows in a free-form field (jsonShapeProblem in libs/contracts). */
-const FREE_FORM =
-  'Any JSON value, stored as given. Like every part of a record, it nests at most 32 levels, ' +
-  'holds no NUL character, and uses no key every JavaScript object inherits (constructor, ' +
-  '__proto__, toString...)';
-
 /**
  * Bodies of the ingestion routes, as documentation classes. The records are checked by
- * libs/contracts (record-validation.ts): these classes describe the same rules for readers.
+ * libs/contracts (record-validation.ts): these classes describe the same rules for readers,
+ * with the same bounds (RECORD_BOUNDS in libs/domain).
  */
 
-const MAX_URL = 2048;
-const URL_DESCRIPTION = 'An http(s) URL, at most 2048 characters';
+const { company, page, scrape, pricing } = RECORD_BOUNDS;
+const plan = pricing.plans.items;
+const charge = plan.charges.items;
+const discount = plan.discounts.items;
+
+/** A field's declared bounds as JSON Schema keywords. */
+function bounded(bounds: FieldBounds): Record<string, number> {
+  switch (bounds.kind) {
+    case 'text':
+      return bounds.minLength > 0
+        ? { minLength: bounds.minLength, maxLength: bounds.maxLength }
+        : { maxLength: bounds.maxLength };
+    case 'url':
+    case 'company-slug':
+    case 'page-slug':
+    case 'identifier':
+    case 'scraper':
+    case 'employees':
+      return { maxLength: bounds.maxLength };
+    case 'integer':
+      return { minimum: bounds.minimum, maximum: bounds.maximum };
+    case 'number':
+      return bounds.minimum === null ? {} : { minimum: bounds.minimum };
+    case 'list':
+      return { maxItems: bounds.maxItems };
+    case 'free-form':
+    case 'object':
+      return {};
+  }
+}
+
+/** What record validation allows in a free-form field (jsonShapeProblem in libs/contracts). */
+const FREE_FORM =
+  `Any JSON value, stored as given, at most ${charge.included_quantity.maxJsonLength} ` +
+  `characters as JSON text. Like every part of a record, it nests at most ${MAX_JSON_DEPTH} ` +
+  'levels, holds no NUL character and no lone UTF-16 surrogate, has finite numbers only, and ' +
+  'uses no key every JavaScript object inherits (constructor, __proto__, toString...)';
+
+const URL_DESCRIPTION = `An http(s) URL, at most ${company.url.maxLength} characters`;
 
 @ApiSchema({ name: 'CompanyRecord', description: 'Registers a company or changes its profile.' })
 export class CompanyRecordDto {
   @ApiProperty({ enum: ['company'] })
   type!: 'company';
 
-  @ApiProperty({ pattern: PATTERNS.companySlug, maxLength: 255, example: 'notion.so' })
+  @ApiProperty({ pattern: PATTERNS.companySlug, ...bounded(company.slug), example: 'notion.so' })
   slug!: string;
 
-  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Notion' })
+  @ApiProperty({ ...bounded(company.name), example: 'Notion' })
   name!: string;
 
   @ApiProperty({ enum: CATEGORIES, example: 'Productivity' })
@@ -33,12 +65,17 @@ export class CompanyRecordDto {
 
   @ApiProperty({
     pattern: PATTERNS.employees,
-    description: 'N+ or N-M with M >= N',
+    ...bounded(company.employees),
+    description: `N+ or N-M with M >= N, each at most ${company.employees.maxBound}`,
     example: '1000+',
   })
   employees!: string;
 
-  @ApiProperty({ maxLength: MAX_URL, description: URL_DESCRIPTION, example: 'https://notion.so' })
+  @ApiProperty({
+    ...bounded(company.url),
+    description: URL_DESCRIPTION,
+    example: 'https://notion.so',
+  })
   url!: string;
 }
 
@@ -47,19 +84,23 @@ export class PageRecordDto {
   @ApiProperty({ enum: ['page'] })
   type!: 'page';
 
-  @ApiProperty({ pattern: PATTERNS.companySlug, maxLength: 255, example: 'notion.so' })
+  @ApiProperty({
+    pattern: PATTERNS.companySlug,
+    ...bounded(page.company_slug),
+    example: 'notion.so',
+  })
   company_slug!: string;
 
   @ApiProperty({
     pattern: PATTERNS.pageSlug,
-    maxLength: 100,
+    ...bounded(page.page_slug),
     description: 'Empty for the primary pricing page',
     example: '',
   })
   page_slug!: string;
 
   @ApiProperty({
-    maxLength: MAX_URL,
+    ...bounded(page.pricing_page_url),
     description: URL_DESCRIPTION,
     example: 'https://www.notion.so/pricing',
   })
@@ -74,10 +115,14 @@ export class ScrapeRecordDto {
   @ApiProperty({ enum: ['scrape'] })
   type!: 'scrape';
 
-  @ApiProperty({ pattern: PATTERNS.companySlug, maxLength: 255, example: 'notion.so' })
+  @ApiProperty({
+    pattern: PATTERNS.companySlug,
+    ...bounded(scrape.company_slug),
+    example: 'notion.so',
+  })
   company_slug!: string;
 
-  @ApiProperty({ pattern: PATTERNS.pageSlug, maxLength: 100, example: '' })
+  @ApiProperty({ pattern: PATTERNS.pageSlug, ...bounded(scrape.page_slug), example: '' })
   page_slug!: string;
 
   @ApiProperty({
@@ -88,25 +133,46 @@ export class ScrapeRecordDto {
   version!: string;
 
   @ApiProperty({
-    maxLength: MAX_URL,
+    ...bounded(scrape.page_url),
     description: URL_DESCRIPTION,
     example: 'https://www.notion.so/pricing',
   })
   page_url!: string;
 
-  @ApiProperty({ type: String, nullable: true, maxLength: MAX_URL, description: URL_DESCRIPTION })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    ...bounded(scrape.screenshot_url),
+    description: URL_DESCRIPTION,
+  })
   screenshot_url!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, maxLength: MAX_URL, description: URL_DESCRIPTION })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    ...bounded(scrape.markdown_url),
+    description: URL_DESCRIPTION,
+  })
   markdown_url!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, maxLength: MAX_URL, description: URL_DESCRIPTION })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    ...bounded(scrape.html_url),
+    description: URL_DESCRIPTION,
+  })
   html_url!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, maxLength: MAX_URL, description: URL_DESCRIPTION })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    ...bounded(scrape.ocr_url),
+    description: URL_DESCRIPTION,
+  })
   ocr_url!: string | null;
 
   @ApiProperty({
+    ...bounded(scrape.scraper),
     description: 'One of the configured scrapers (default scraper_1 to scraper_4)',
     example: 'scraper_1',
   })
@@ -115,7 +181,7 @@ export class ScrapeRecordDto {
   @ApiProperty({ type: Boolean, nullable: true })
   valid!: boolean | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: 10 })
+  @ApiProperty({ type: 'integer', nullable: true, ...bounded(scrape.score) })
   score!: number | null;
 
   @ApiProperty({ type: Boolean, nullable: true })
@@ -124,25 +190,33 @@ export class ScrapeRecordDto {
 
 @ApiSchema({ name: 'PricingMetricInput' })
 export class PricingMetricInputDto {
-  @ApiProperty({ minLength: 1, maxLength: 200, example: 'per user' })
+  @ApiProperty({ ...bounded(charge.pricing_metric.fields.display_name), example: 'per user' })
   display_name!: string;
 
-  @ApiProperty({ pattern: PATTERNS.identifier, example: 'user_based' })
+  @ApiProperty({
+    pattern: PATTERNS.identifier,
+    ...bounded(charge.pricing_metric.fields.modality),
+    example: 'user_based',
+  })
   modality!: string;
 }
 
 @ApiSchema({ name: 'ChargeInput' })
 export class ChargeInputDto {
-  @ApiProperty({ pattern: PATTERNS.identifier, example: 'monthly_recurring_billed_monthly' })
+  @ApiProperty({
+    pattern: PATTERNS.identifier,
+    ...bounded(charge.billing),
+    example: 'monthly_recurring_billed_monthly',
+  })
   billing!: string;
 
   @ApiProperty({ pattern: PATTERNS.currency, example: 'USD' })
   currency!: string;
 
-  @ApiProperty({ type: Number, nullable: true, minimum: 0, example: 10 })
+  @ApiProperty({ type: Number, nullable: true, ...bounded(charge.price), example: 10 })
   price!: number | null;
 
-  @ApiProperty({ pattern: PATTERNS.identifier, example: 'metered' })
+  @ApiProperty({ pattern: PATTERNS.identifier, ...bounded(charge.charge_type), example: 'metered' })
   charge_type!: string;
 
   @ApiProperty({ type: () => PricingMetricInputDto, nullable: true })
@@ -152,14 +226,20 @@ export class ChargeInputDto {
     type: String,
     nullable: true,
     pattern: PATTERNS.identifier,
+    ...bounded(charge.usage_type),
     example: 'licensed',
   })
   usage_type?: string | null;
 
-  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Plus monthly' })
+  @ApiProperty({ ...bounded(charge.display_name), example: 'Plus monthly' })
   display_name!: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200, example: '$10/user/month' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    ...bounded(charge.price_display),
+    example: '$10/user/month',
+  })
   price_display?: string | null;
 
   @ApiPropertyOptional({ ...ANY_JSON_VALUE, description: FREE_FORM })
@@ -171,37 +251,45 @@ export class ChargeInputDto {
 
 @ApiSchema({ name: 'DiscountInput' })
 export class DiscountInputDto {
-  @ApiProperty({ pattern: PATTERNS.identifier, example: 'annual_discount' })
+  @ApiProperty({
+    pattern: PATTERNS.identifier,
+    ...bounded(discount.discount_category),
+    example: 'annual_discount',
+  })
   discount_category!: string;
 
-  @ApiProperty({ pattern: PATTERNS.identifier, example: 'percent' })
+  @ApiProperty({
+    pattern: PATTERNS.identifier,
+    ...bounded(discount.amount_type),
+    example: 'percent',
+  })
   amount_type!: string;
 
-  @ApiProperty({ type: Number, example: 20 })
+  @ApiProperty({ type: Number, ...bounded(discount.amount), example: 20 })
   amount!: number;
 
-  @ApiProperty({ maxLength: 1000, example: 'Save 20% when billed yearly' })
+  @ApiProperty({ ...bounded(discount.description), example: 'Save 20% when billed yearly' })
   description!: string;
 
-  @ApiProperty({ maxLength: 200, example: '12 months' })
+  @ApiProperty({ ...bounded(discount.duration), example: '12 months' })
   duration!: string;
 }
 
 @ApiSchema({ name: 'PlanInput' })
 export class PlanInputDto {
-  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Plus' })
+  @ApiProperty({ ...bounded(plan.display_name), example: 'Plus' })
   display_name!: string;
 
-  @ApiProperty({ minLength: 1, maxLength: 200, example: 'plus' })
+  @ApiProperty({ ...bounded(plan.internal_name), example: 'plus' })
   internal_name!: string;
 
   @ApiProperty({ example: false })
   add_on!: boolean;
 
-  @ApiProperty({ type: () => [ChargeInputDto] })
+  @ApiProperty({ type: () => [ChargeInputDto], ...bounded(plan.charges) })
   charges!: ChargeInputDto[];
 
-  @ApiProperty({ type: () => [DiscountInputDto] })
+  @ApiProperty({ type: () => [DiscountInputDto], ...bounded(plan.discounts) })
   discounts!: DiscountInputDto[];
 }
 
@@ -213,23 +301,28 @@ export class PricingRecordDto {
   @ApiProperty({ enum: ['pricing'] })
   type!: 'pricing';
 
-  @ApiProperty({ pattern: PATTERNS.companySlug, maxLength: 255, example: 'notion.so' })
+  @ApiProperty({
+    pattern: PATTERNS.companySlug,
+    ...bounded(pricing.company_slug),
+    example: 'notion.so',
+  })
   company_slug!: string;
 
-  @ApiProperty({ pattern: PATTERNS.pageSlug, maxLength: 100, example: '' })
+  @ApiProperty({ pattern: PATTERNS.pageSlug, ...bounded(pricing.page_slug), example: '' })
   page_slug!: string;
 
   @ApiProperty({ pattern: PATTERNS.version, example: '20251016' })
   version!: string;
 
   @ApiPropertyOptional({
+    ...bounded(pricing.scraper),
     description:
       'Which scrape of that version it was extracted from; the first scraper by name when absent',
     example: 'scraper_1',
   })
   scraper?: string;
 
-  @ApiProperty({ type: () => [PlanInputDto] })
+  @ApiProperty({ type: () => [PlanInputDto], ...bounded(pricing.plans) })
   plans!: PlanInputDto[];
 }
 

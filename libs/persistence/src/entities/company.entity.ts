@@ -1,4 +1,9 @@
 import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
+import { RECORD_BOUNDS } from '#app/domain';
+
+// Record fields are stored as sent, so their columns take the fields' declared lengths (a bound
+// raised without its migration fails test/schema-drift.test.ts).
+const { company } = RECORD_BOUNDS;
 
 /** Companies read model. `id` is the log position of the company's registration. */
 @Entity('companies')
@@ -14,13 +19,13 @@ import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
 @Index('ix_companies_slug_trgm', { synchronize: false })
 export class CompanyEntity {
   @PrimaryColumn('integer') id!: number;
-  @Column('varchar', { length: 255 }) slug!: string;
-  @Column('varchar', { length: 255 }) name!: string;
+  @Column('varchar', { length: company.slug.maxLength }) slug!: string;
+  @Column('varchar', { length: company.name.maxLength }) name!: string;
   @Column('varchar', { length: 64 }) category!: string;
-  @Column('varchar', { length: 32 }) employees!: string;
-  /** Lower bound of the size band, so bands sort as numbers. */
+  @Column('varchar', { length: company.employees.maxLength }) employees!: string;
+  /** Lower bound of the size band, so bands sort as numbers; at most company.employees.maxBound. */
   @Column('integer', { name: 'employees_min' }) employeesMin!: number;
-  @Column('varchar', { length: 2048 }) url!: string;
+  @Column('varchar', { length: company.url.maxLength }) url!: string;
   @Column('varchar', { name: 'created_at', length: 32 }) createdAt!: string;
   @Column('varchar', { name: 'updated_at', length: 32 }) updatedAt!: string;
 }

@@ -1,4 +1,9 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { RECORD_BOUNDS } from '#app/domain';
+
+// Record fields are stored as sent, so their columns take the fields' declared lengths (a bound
+// raised without its migration fails test/schema-drift.test.ts).
+const { pricing } = RECORD_BOUNDS;
 
 /**
  * One pricing change of the change feed. The primary key is the feed position: the extraction
@@ -22,8 +27,10 @@ export class PricingChangeEntity {
   @PrimaryColumn('bigint', { name: 'event_transaction_id' }) eventTransactionId!: string;
   @PrimaryColumn('bigint', { name: 'event_seq' }) eventSeq!: string;
   @PrimaryColumn('integer', { name: 'change_index' }) changeIndex!: number;
-  @Column('varchar', { name: 'company_slug', length: 255 }) companySlug!: string;
-  @Column('varchar', { name: 'page_slug', length: 100 }) pageSlug!: string;
+  @Column('varchar', { name: 'company_slug', length: pricing.company_slug.maxLength })
+  companySlug!: string;
+  @Column('varchar', { name: 'page_slug', length: pricing.page_slug.maxLength })
+  pageSlug!: string;
   @Column('varchar', { name: 'composite_slug', length: 400 }) compositeSlug!: string;
   /** Null for a page's first extraction. */
   @Column('varchar', { name: 'from_version', length: 8, nullable: true }) fromVersion!:
