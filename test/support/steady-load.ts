@@ -12,8 +12,6 @@ export interface LoadAnswer {
   status: number | 'hang' | 'network error';
   /** A 503's retry-after at the top of the body, in `details`, and as the header. */
   retryAfter: { body: unknown; details: unknown; header: string | null } | null;
-  /** The answer states the key's counters (X-RateLimit-*): the request got through metering. */
-  metered: boolean;
   /** Why the answer breaks the promise; null when it keeps it. */
   problem: string | null;
 }
@@ -95,16 +93,6 @@ export class SteadyLoad {
       .length;
   }
 
-  /**
-   * Reads refused with 503 before metering answered (no X-RateLimit-* headers): Redis may have
-   * counted such a request after the API gave up waiting for it, so its charge is unknown.
-   */
-  unmeteredRefusals(): number {
-    return this.answers.filter(
-      (answer) => answer.kind === 'read' && answer.status === 503 && !answer.metered,
-    ).length;
-  }
-
   /** How many answers of each kind and status each phase got, e.g. `outage: read 503 x12`. */
   summary(): string {
     const counts = new Map<string, number>();
@@ -181,7 +169,6 @@ export class SteadyLoad {
       phase: this.phase,
       status: 'hang',
       retryAfter: null,
-      metered: false,
       problem: null,
     };
     this.answers.push(answer);
@@ -199,7 +186,6 @@ export class SteadyLoad {
       const text = await response.text();
       body = parseJson(text);
       answer.status = response.status;
-      answer.metered = response.headers.has('x-ratelimit-limit');
       if (response.status === 503) {
         const { retry_after, details } = (body ?? {}) as {
           retry_after?: unknown;

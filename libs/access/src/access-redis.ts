@@ -8,8 +8,8 @@ import type { LuaScript } from './metering/lua-script.js';
  * The connection metering and key revocations use, and the names of their keys. A command fails
  * fast when Redis is away or stalls (one retry, a one-second deadline), so a request answers 503
  * instead of waiting; a command whose answer was lost is not sent again after a reconnection
- * (it may have been counted already). It connects on first use, so a command-line run that
- * needs no Redis opens none.
+ * (it may have been counted already: metering gives such a charge back by its id). It connects
+ * on first use, so a command-line run that needs no Redis opens none.
  */
 const COMMAND_DEADLINE_MS = 1_000;
 
@@ -30,6 +30,7 @@ export class AccessRedis implements OnApplicationShutdown {
       // The counting of requests served side by side goes out in one write.
       enableAutoPipelining: true,
     });
+    this.connection.on('close', () => this.failCommandsInFlight());
     this.namespace = config.redis.keyNamespace;
   }
 
@@ -77,6 +78,19 @@ export class AccessRedis implements OnApplicationShutdown {
       await this.connection.script('LOAD', script.lua);
       return this.connection.evalsha(script.sha, keys.length, ...keys, ...args);
     }
+  }
+
+  /**
+   * The commands whose answers the closed connection lost fail, as "Connection is closed.".
+   * ioredis 6.0.0 leaves them unsettled when it reconnects at once without resending them
+   * (redis/ioredis#2193, fixed upstream after 6.0.0), and an unsettled command holds up every
+   * auto-pipelined one after it: metering would time out until the process restarts. The
+   * `close` event comes on the next tick, before any reconnection replaces the queue.
+   */
+  private failCommandsInFlight(): void {
+    const lost = new Error('Connection is closed.');
+    let item;
+    while ((item = this.connection.commandQueue.shift())) item.command.reject(lost);
   }
 
   private withinDeadline<T>(command: Promise<T>, onLateReply?: (reply: T) => void): Promise<T> {

@@ -31,7 +31,8 @@ const HINT = 'Send the key as "Authorization: Bearer <key>" or "X-API-Key: <key>
  * given) and, when `feature` is given, on a plan that includes it. It meters the request in
  * the same step (one Redis round trip): a route of credit cost 1 (or none stated) is counted and
  * charged (should its answer turn out uncharged, settleMetering gives the charge back and bounds
- * the answer by the burst limit), one of cost 0 is bounded by the burst limit only; a refused
+ * the answer by the burst limit; should Redis fail, the request answers 503 and RequestMeter
+ * gives back whatever Redis counted), one of cost 0 is bounded by the burst limit only; a refused
  * scope or plan still counts against the burst limit. Failed authentications count against the
  * client address.
  */

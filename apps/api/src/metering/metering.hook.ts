@@ -12,7 +12,8 @@ const logger = new Logger('Metering');
 
 /**
  * Fastify onSend step for a request the key guard metered: a counted request whose answer is
- * not 2xx gets its hourly count and credit back (only 2xx is charged), and the response carries
+ * not 2xx gets its hourly count and credit back (only 2xx is charged; by the charge's id, so
+ * once, and in the background when Redis fails at that moment), and the response carries
  * the key's counters as they stand after that. An uncharged 3xx or 4xx is bounded by the burst
  * limit, which a charged answer never touches: it takes a burst unit in the same Redis step as
  * its refund, and past the limit it leaves as the burst 429 instead (a refused request changed
@@ -40,7 +41,7 @@ export async function settleMetering(
     } catch (error) {
       logger.warn(
         `request ${request.id}: could not give back the charge of key ${metering.ticket.apiKeyId} ` +
-          `for a ${status} (${(error as Error).message})`,
+          `for a ${status} yet, retrying in the background (${(error as Error).message})`,
       );
     }
   }

@@ -23,12 +23,15 @@ export interface MeterReading {
   burstPerSecond: number;
 }
 
-/** What a refund needs to find the counters a charge went to. */
+/**
+ * What a refund needs to give a charge back: its id (Redis records each charge under it, with
+ * the hourly window it was counted in) and the month it was charged to.
+ */
 export interface ChargeTicket {
   apiKeyId: string;
   plan: PlanDefinition;
-  windowStartedAt: number;
   creditMonth: string;
+  chargeId: string;
 }
 
 export interface Metering {

@@ -1,7 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig, type PlanDefinition } from '#app/config';
 import { AccessRedis } from '../access-redis.js';
 import { creditMonth, HOUR_MS, nextCreditReset } from './calendar.js';
+import { LostCharges } from './lost-charges.js';
 import type {
   ChargeTicket,
   MeterMode,
@@ -14,18 +16,37 @@ import { METER_SCRIPT, REFUND_SCRIPT } from './scripts.js';
 type ScriptReply = [MeterOutcome, number, number, number, number];
 
 /**
+ * How long Redis keeps the record of a charge, within which it can be given back. Every request
+ * charged in that time holds one record (its id and window start) until its answer is known:
+ * a non-2xx answer removes it, a 2xx leaves it to expire.
+ */
+const CHARGE_RECORD_MS = 5 * 60_000;
+
+/**
  * Checks and counts requests against a key's plan: hourly window, monthly credits and burst
- * limit, each call one round trip to Redis (docs/API.md, "Credits and limits").
+ * limit, each call one round trip to Redis (docs/API.md, "Credits and limits"). Each charge has
+ * an id, and is given back by it: once, however many times that is asked.
  */
 @Injectable()
-export class RequestMeter {
-  private readonly logger = new Logger(RequestMeter.name);
+export class RequestMeter implements OnApplicationShutdown {
+  private readonly lostCharges: LostCharges;
 
   constructor(
     private readonly redis: AccessRedis,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.lostCharges = new LostCharges(
+      (ticket) => this.giveBack(ticket, new Date(), 0),
+      CHARGE_RECORD_MS,
+      new Logger(RequestMeter.name),
+    );
+  }
 
+  /**
+   * Meters one request. When the call fails in `charge` mode, Redis may have counted it before
+   * the failure; the request will be answered 503, so the charge is given back in the
+   * background (and again should Redis answer late).
+   */
   async meter(
     apiKeyId: string,
     plan: PlanDefinition,
@@ -33,37 +54,38 @@ export class RequestMeter {
     now = new Date(),
   ): Promise<Metering> {
     const month = creditMonth(now);
-    const creditsReset = nextCreditReset(now).getTime();
-    const settle = (reply: ScriptReply): Metering => {
-      const reading = this.reading(reply, plan, now);
-      const counted = mode === 'charge' && reading.outcome === 'ok';
-      return {
-        reading,
-        ticket: counted
-          ? { apiKeyId, plan, windowStartedAt: reading.hourly.windowStartedAt!, creditMonth: month }
-          : null,
-      };
+    const ticket: ChargeTicket | null =
+      mode === 'charge'
+        ? { apiKeyId, plan, creditMonth: month, chargeId: randomBytes(12).toString('base64url') }
+        : null;
+    const keys = [
+      this.redis.meterKey(apiKeyId, 'hour'),
+      this.redis.meterKey(apiKeyId, `credits:${month}`),
+      this.redis.meterKey(apiKeyId, 'burst'),
+      ...(ticket ? [this.chargeRecordKey(ticket)] : []),
+    ];
+    const args = [
+      now.getTime(),
+      mode,
+      plan.requestsPerHour,
+      plan.creditsPerMonth,
+      // Kept an hour past the reset, for the refund of a request charged just before it.
+      nextCreditReset(now).getTime() + HOUR_MS,
+      this.config.limits.burstPerSecond,
+      CHARGE_RECORD_MS,
+    ];
+    const giveBackLater = () => {
+      if (ticket) this.lostCharges.add(ticket);
     };
-    const reply = (await this.redis.run(
-      METER_SCRIPT,
-      [
-        this.redis.meterKey(apiKeyId, 'hour'),
-        this.redis.meterKey(apiKeyId, `credits:${month}`),
-        this.redis.meterKey(apiKeyId, 'burst'),
-      ],
-      [
-        now.getTime(),
-        mode,
-        plan.requestsPerHour,
-        plan.creditsPerMonth,
-        // Kept an hour past the reset, for the refund of a request charged just before it.
-        creditsReset + HOUR_MS,
-        this.config.limits.burstPerSecond,
-      ],
-      // The request was answered 503 without waiting for this count: give it back.
-      (late) => this.giveBackLateCharge(settle(late as ScriptReply).ticket),
-    )) as ScriptReply;
-    return settle(reply);
+    let reply: ScriptReply;
+    try {
+      reply = (await this.redis.run(METER_SCRIPT, keys, args, giveBackLater)) as ScriptReply;
+    } catch (error) {
+      giveBackLater();
+      throw error;
+    }
+    const reading = this.reading(reply, plan, now);
+    return { reading, ticket: reading.outcome === 'ok' ? ticket : null };
   }
 
   /** A key's counters, changing nothing. A plan no longer configured allows nothing. */
@@ -78,14 +100,36 @@ export class RequestMeter {
   }
 
   /**
-   * Gives back what `ticket` counted; the reading shows the key's counters after it. With
-   * `takeBurstUnit` the request's answer is one the burst limit bounds (a 3xx or 4xx): it takes
-   * a burst unit in the same step, and the reading's outcome is `burst` when none was free.
+   * Gives back what `ticket` counted, unless it was given back already; the reading shows the
+   * key's counters after it. With `takeBurstUnit` the request's answer is one the burst limit
+   * bounds (a 3xx or 4xx): it takes a burst unit in the same step, and the reading's outcome is
+   * `burst` when none was free. When the call fails, the charge is given back in the background.
    */
   async refund(
     ticket: ChargeTicket,
     now = new Date(),
     { takeBurstUnit = false }: { takeBurstUnit?: boolean } = {},
+  ): Promise<MeterReading> {
+    try {
+      return await this.giveBack(
+        ticket,
+        now,
+        takeBurstUnit ? this.config.limits.burstPerSecond : 0,
+      );
+    } catch (error) {
+      this.lostCharges.add(ticket);
+      throw error;
+    }
+  }
+
+  onApplicationShutdown(): void {
+    this.lostCharges.stop();
+  }
+
+  private async giveBack(
+    ticket: ChargeTicket,
+    now: Date,
+    burstSize: number,
   ): Promise<MeterReading> {
     const reply = (await this.redis.run(
       REFUND_SCRIPT,
@@ -94,24 +138,15 @@ export class RequestMeter {
         this.redis.meterKey(ticket.apiKeyId, `credits:${ticket.creditMonth}`),
         this.redis.meterKey(ticket.apiKeyId, `credits:${creditMonth(now)}`),
         this.redis.meterKey(ticket.apiKeyId, 'burst'),
+        this.chargeRecordKey(ticket),
       ],
-      [
-        ticket.windowStartedAt,
-        now.getTime(),
-        takeBurstUnit ? this.config.limits.burstPerSecond : 0,
-      ],
+      [now.getTime(), burstSize],
     )) as ScriptReply;
     return this.reading(reply, ticket.plan, now);
   }
 
-  private giveBackLateCharge(ticket: ChargeTicket | null): void {
-    if (!ticket) return;
-    this.refund(ticket).catch((error: unknown) =>
-      this.logger.warn(
-        `could not give back a charge of key ${ticket.apiKeyId} counted after its request ` +
-          `was answered 503 (${(error as Error).message})`,
-      ),
-    );
+  private chargeRecordKey(ticket: ChargeTicket): string {
+    return this.redis.meterKey(ticket.apiKeyId, `charge:${ticket.chargeId}`);
   }
 
   private reading(

@@ -48,12 +48,16 @@ end
 
 /**
  * Checks and counts one request.
- * KEYS: hourly window (hash start, count), this month's credits used, burst bucket.
- * ARGV: now, mode, hourly limit, monthly credits, when this month's counter may go, burst size.
+ * KEYS: hourly window (hash start, count), this month's credits used, burst bucket, and in
+ * `charge` mode the charge's record.
+ * ARGV: now, mode, hourly limit, monthly credits, when this month's counter may go, burst size,
+ * how long a charge's record is kept (ms).
  * Modes: `charge` refuses when credits (first) or the hourly window are exhausted, else counts
- * the request in both, opening a window at the first; it takes no burst unit, because the burst
- * limit bounds uncharged answers only (an answer that turns out uncharged takes its unit when
- * it is given back, REFUND_SCRIPT); `uncharged` only takes a burst unit; `read` changes nothing.
+ * the request in both, opening a window at the first, and records the charge (the start of the
+ * window it was counted in) under its id, so that REFUND_SCRIPT gives it back once; it takes no
+ * burst unit, because the burst limit bounds uncharged answers only (an answer that turns out
+ * uncharged takes its unit when it is given back); `uncharged` only takes a burst unit; `read`
+ * changes nothing.
  */
 export const METER_SCRIPT = new LuaScript(
   HOUR +
@@ -67,7 +71,7 @@ local credit_limit = tonumber(ARGV[4])
 local credits_expire_at = tonumber(ARGV[5])
 local burst_size = tonumber(ARGV[6])
 
-local start, count = open_window(KEYS[1], now)
+local start, count, stored_start = open_window(KEYS[1], now)
 local used = tonumber(redis.call('GET', KEYS[2])) or 0
 
 if mode == 'uncharged' then
@@ -77,47 +81,55 @@ elseif mode == 'charge' then
   if used >= credit_limit then return {'credits', count, start, used, 0} end
   if count >= hourly_limit then return {'hourly', count, start, used, start + HOUR - now} end
   if start == 0 then
-    start = now
+    start, stored_start = now, ARGV[1]
     redis.call('HSET', KEYS[1], 'start', ARGV[1], 'count', 0)
     redis.call('PEXPIREAT', KEYS[1], start + HOUR)
   end
   count = redis.call('HINCRBY', KEYS[1], 'count', 1)
   used = redis.call('INCR', KEYS[2])
   redis.call('PEXPIREAT', KEYS[2], credits_expire_at)
+  redis.call('SET', KEYS[4], stored_start, 'PX', ARGV[7])
 end
 return {'ok', count, start, used, 0}
 `,
 );
 
 /**
- * Gives back one charged request: to the hourly window it was counted in (when that window is
- * still the key's; a window left with no counted request is closed) and to the month it was
- * charged to; never below zero. With a burst size, the answer is an uncharged one the burst
- * limit bounds: it takes a burst unit, and answers `burst` (taking nothing) when none is free.
- * KEYS: hourly window, the charged month's credits, the current month's credits, burst bucket.
- * ARGV: the charged window's start, now, burst size (0: no burst unit to take).
+ * Gives back one charged request, once: only by removing its record, so a charge already given
+ * back, never counted, or recorded longer ago than its record is kept gets nothing back. It goes
+ * back to the hourly window it was counted in (when that window is still the key's; a window
+ * left with no counted request is closed) and to the month it was charged to; never below zero.
+ * With a burst size, the answer is an uncharged one the burst limit bounds: it takes a burst
+ * unit, and answers `burst` (taking nothing) when none is free.
+ * KEYS: hourly window, the charged month's credits, the current month's credits, burst bucket,
+ * the charge's record.
+ * ARGV: now, burst size (0: no burst unit to take).
  */
 export const REFUND_SCRIPT = new LuaScript(
   HOUR +
     TAKE +
     OPEN_WINDOW +
     `
-local now = tonumber(ARGV[2])
-local burst_size = tonumber(ARGV[3])
+local now = tonumber(ARGV[1])
+local burst_size = tonumber(ARGV[2])
 local start, count, stored_start = open_window(KEYS[1], now)
-if stored_start == ARGV[1] then
-  local charged_window_count = tonumber(redis.call('HGET', KEYS[1], 'count')) or 0
-  if charged_window_count > 1 then
-    charged_window_count = redis.call('HINCRBY', KEYS[1], 'count', -1)
-    if start ~= 0 then count = charged_window_count end
-  elseif charged_window_count == 1 then
-    -- Its only counted request is given back: the window was never opened by a counted one.
-    redis.call('DEL', KEYS[1])
-    start, count = 0, 0
+local charged_start = redis.call('GET', KEYS[5])
+if charged_start then
+  redis.call('DEL', KEYS[5])
+  if stored_start == charged_start then
+    local charged_window_count = tonumber(redis.call('HGET', KEYS[1], 'count')) or 0
+    if charged_window_count > 1 then
+      charged_window_count = redis.call('HINCRBY', KEYS[1], 'count', -1)
+      if start ~= 0 then count = charged_window_count end
+    elseif charged_window_count == 1 then
+      -- Its only counted request is given back: the window was never opened by a counted one.
+      redis.call('DEL', KEYS[1])
+      start, count = 0, 0
+    end
   end
+  local charged_month_used = tonumber(redis.call('GET', KEYS[2])) or 0
+  if charged_month_used > 0 then redis.call('DECR', KEYS[2]) end
 end
-local charged_month_used = tonumber(redis.call('GET', KEYS[2])) or 0
-if charged_month_used > 0 then redis.call('DECR', KEYS[2]) end
 local used = tonumber(redis.call('GET', KEYS[3])) or 0
 if burst_size > 0 then
   local wait = take(KEYS[4], now, burst_size, 1000, 'take')
