@@ -247,6 +247,127 @@ describe('the queue dashboard without a browser', () => {
   });
 });
 
+describe("the dashboard's JSON API: bad input gets a 400 in the service's error shape", () => {
+  const address = clientAddress();
+  const admin = (
+    path: string,
+    {
+      headers = {},
+      ...init
+    }: Omit<RequestInit, 'headers'> & { headers?: Record<string, string> } = {},
+  ) => call(path, address, { ...init, headers: { ...bearer(adminToken), ...headers } });
+  const json = (method: string, body: string) => ({
+    method,
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+
+  /** The documented general shape, and nothing of bull-board's own (`{"error": {"key"}}`). */
+  async function expectGeneralError(response: Response, status: number, message: string) {
+    expect(response.status).toBe(status);
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ error: expect.any(String), message });
+    expect(Object.keys(body).sort()).toEqual(
+      body.details === undefined ? ['error', 'message'] : ['details', 'error', 'message'],
+    );
+    return body;
+  }
+
+  it.each([
+    // bull-board parses its own validation message, which holds the value: NUL broke it (500).
+    ['/api/queues?status=%00', 'status must not contain the NUL character'],
+    ['/api/queues?activeQueue=ingest&status=a%00b', 'status must not contain the NUL character'],
+    // It percent-decodes activeQueue a second time: a lone % threw (500).
+    ['/api/queues?activeQueue=%25', 'Unknown queue: %'],
+    ['/api/queues?activeQueue=nope', 'Unknown queue: nope'],
+    ['/api/queues?status=bogus', 'Unknown status: bogus'],
+    ['/api/queues?status=failed&status=completed', 'status may be given only once'],
+    ['/api/queues?page=0', 'page must be an integer from 1 to 30023997515803'],
+    ['/api/queues?page=abc', 'page must be an integer from 1 to 30023997515803'],
+    // Past a safe integer, the offset failed BullMQ's script (500).
+    [
+      '/api/queues?activeQueue=ingest&jobsPerPage=99999999999999999999',
+      'jobsPerPage must be an integer from 1 to 300',
+    ],
+    ['/api/queues?jobsPerPage=301', 'jobsPerPage must be an integer from 1 to 300'],
+    ['/api/job-schedulers?queueName=nope', 'Unknown queue: nope'],
+    [`/api/queues/${INGEST_QUEUE}/a%00b`, 'jobId must not contain the NUL character'],
+    [`/api/queues/${INGEST_QUEUE}/x/flow?depth=%00`, 'depth must not contain the NUL character'],
+  ])('GET %s', async (path, message) => {
+    const body = await expectGeneralError(await admin(path), 400, message);
+    expect(body.details).toMatchObject({ parameter: expect.any(String) });
+  });
+
+  it.each([
+    // A status bull-board cannot clean was "cleaned" with a 200.
+    ['PUT', `/api/queues/${INGEST_QUEUE}/clean/bogus`, 'Unknown status: bogus', undefined],
+    [
+      'PUT',
+      `/api/queues/${INGEST_QUEUE}/retry/waiting`,
+      '"waiting" is not a retriable status',
+      undefined,
+    ],
+    [
+      'PUT',
+      `/api/queues/${INGEST_QUEUE}/obliterate`,
+      'force must not contain the NUL character',
+      JSON.stringify({ force: '\u0000' }),
+    ],
+    [
+      'PUT',
+      `/api/queues/${INGEST_QUEUE}/concurrency`,
+      'concurrency must be a number from -9007199254740991 to 9007199254740991',
+      '{"concurrency":1e300}',
+    ],
+    [
+      'PUT',
+      `/api/queues/${INGEST_QUEUE}/concurrency`,
+      'Invalid concurrency value',
+      '{"concurrency":"x"}',
+    ],
+    [
+      'PUT',
+      `/api/queues/${INGEST_QUEUE}/concurrency`,
+      "Body is not valid JSON but content-type is set to 'application/json'",
+      'not json',
+    ],
+    [
+      'POST',
+      `/api/queues/${INGEST_QUEUE}/add`,
+      'options must not contain the NUL character',
+      JSON.stringify({ options: '\u0000' }),
+    ],
+    [
+      'POST',
+      `/api/queues/${INGEST_QUEUE}/add`,
+      "The job's options were refused: Custom Id cannot contain :",
+      '{"options":{"jobId":"a:b"}}',
+    ],
+    [
+      'POST',
+      `/api/queues/${INGEST_QUEUE}/add`,
+      "The job's options were refused: BullMQ cannot store them",
+      '{"options":{"delay":true}}',
+    ],
+  ])('%s %s: %s', async (method, path, message, body) => {
+    const response = await admin(path, body === undefined ? { method } : json(method, body));
+    await expectGeneralError(response, 400, message);
+  });
+
+  it('answers an unknown queue or job with 404, and a job in the wrong state with 400', async () => {
+    await expectGeneralError(await admin('/api/queues/nope/metrics'), 404, 'Queue not found');
+    await expectGeneralError(await admin(`/api/queues/${INGEST_QUEUE}/nope`), 404, 'Job not found');
+    const failed = await api.settled(await api.ingest([records.page('unpromoted.io')]));
+    const jobId = failed.failures[0]?.job_id as string;
+    // BullMQ refuses to promote a job that is not delayed: it threw, and that was a 500.
+    await expectGeneralError(
+      await admin(`/api/queues/${INGEST_QUEUE}/${jobId}/promote`, { method: 'PUT' }),
+      400,
+      `Job ${jobId} is not in the delayed state. promote`,
+    );
+  });
+});
+
 describe('the queue dashboard in a browser', () => {
   it('logs in, shows a failed ingest job, and retries it', async () => {
     // A page whose company is not known yet fails for good after INGEST_ATTEMPTS.

@@ -284,6 +284,29 @@ describe('without WEBHOOK_ALLOW_PRIVATE_URLS', () => {
     }
     expect((await registerStrict('https://93.184.215.14/hook')).status).toBe(201);
   });
+
+  it('refuses every IPv6 form that carries a non-public IPv4 address, as the URL parser spells it', async () => {
+    const refused: Record<string, string> = {
+      'https://[::127.0.0.1]/x': '::7f00:1',
+      'https://[::169.254.169.254]/latest/meta-data': '::a9fe:a9fe',
+      'https://[::10.0.0.1]/x': '::a00:1',
+      'https://[::ffff:127.0.0.1]/x': '::ffff:7f00:1',
+      'https://[::ffff:0:169.254.169.254]/x': '::ffff:0:a9fe:a9fe',
+      'https://[64:ff9b::10.0.0.1]/x': '64:ff9b::a00:1',
+      'https://[64:ff9b:1::127.0.0.1]/x': '64:ff9b:1::7f00:1',
+      'https://[2002:a9fe:a9fe::]/x': '2002:a9fe:a9fe::',
+      'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x': '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    };
+    for (const [url, address] of Object.entries(refused)) {
+      const response = await registerStrict(url);
+      expect(response.status, url).toBe(400);
+      expect(await response.json(), url).toEqual({
+        error: 'Bad Request',
+        message: `url's address ${address} is not a public address`,
+        details: { parameter: 'url', provided: url },
+      });
+    }
+  });
 });
 
 describe('deliveries', () => {

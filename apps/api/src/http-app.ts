@@ -25,6 +25,7 @@ import { ErrorBodyFilter, sendFrameworkError } from './errors/error-body.filter.
 import { immutableResponseHook } from './http/immutable-response.js';
 import { requestIdFor } from './http/request-id.js';
 import { refuseLongUrl, refuseUnreadableRequest, URL_LIMIT_BYTES } from './http/request-limits.js';
+import { refuseUnservedMethods } from './http/unserved-methods.js';
 import { settleMetering } from './metering/metering.hook.js';
 import { setupOpenApi } from './openapi/document.js';
 
@@ -78,6 +79,7 @@ export async function createHttpApp(
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: sendFrameworkError,
   });
+  refuseUnservedMethods(adapter.getInstance());
   const logger = createLogger(config, extraModules.length > 0 ? 'api+worker' : 'api');
   const app = await NestFactory.create<NestFastifyApplication>(
     rootModule(config, logger, extraModules),

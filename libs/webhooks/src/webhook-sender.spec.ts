@@ -34,6 +34,12 @@ describe('sendWebhook', () => {
   it('never connects to a private address unless allowed, whether named or literal', async () => {
     const before = received;
     await expect(send(`http://127.0.0.1:${port}/`, false)).rejects.toBeInstanceOf(DeliveryFailed);
+    // IPv6 spellings that carry the loopback address: compatible, mapped, NAT64.
+    for (const literal of ['::7f00:1', '::ffff:7f00:1', '64:ff9b::7f00:1']) {
+      await expect(send(`http://[${literal}]:${port}/`, false)).rejects.toThrow(
+        new DeliveryFailed(`${literal} is not a public address`),
+      );
+    }
     // A name is checked at connection time, on the addresses the connection would use.
     await expect(send(`http://localhost:${port}/`, false)).rejects.toThrow(
       'localhost resolves to a non-public address',

@@ -17,6 +17,8 @@ export class DeliveryFailed extends Error {}
 /** How much of a receiver's answer is read: enough to drain it, never the whole of a huge one. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
+const lookupPublicOnly = publicOnlyLookup();
+
 /**
  * POSTs a delivery and resolves with the receiver's 2xx status; anything else rejects with
  * DeliveryFailed. Redirects are not followed (their target was never checked), and the
@@ -39,7 +41,7 @@ export function sendWebhook({
     method: 'POST',
     headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
     timeout: timeoutMs,
-    ...(allowPrivate ? {} : { lookup: publicOnlyLookup }),
+    ...(allowPrivate ? {} : { lookup: lookupPublicOnly }),
   };
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {

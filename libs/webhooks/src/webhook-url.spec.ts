@@ -1,38 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress } from './public-address.js';
 import { webhookUrlProblem, type HostResolver } from './webhook-url.js';
-
-describe('isPublicAddress', () => {
-  it.each(['93.184.215.14', '8.8.8.8', '2606:4700:4700::1111', '::ffff:93.184.215.14'])(
-    'takes %s',
-    (address) => {
-      expect(isPublicAddress(address)).toBe(true);
-    },
-  );
-
-  it.each([
-    '127.0.0.1',
-    '10.0.0.7',
-    '172.16.5.4',
-    '192.168.1.1',
-    '169.254.169.254',
-    '100.64.0.1',
-    '0.0.0.0',
-    '255.255.255.255',
-    '224.0.0.1',
-    '::1',
-    '::',
-    'fc00::1',
-    'fe80::1',
-    '::ffff:127.0.0.1',
-    '::ffff:10.0.0.1',
-    '2002:7f00:1::1',
-    '64:ff9b::a00:1',
-    'not an address',
-  ])('refuses %s', (address) => {
-    expect(isPublicAddress(address)).toBe(false);
-  });
-});
 
 describe('webhookUrlProblem', () => {
   const resolving =
@@ -52,6 +19,62 @@ describe('webhookUrlProblem', () => {
     expect(
       await webhookUrlProblem('https://hooks.example.com/x', { allowPrivate: false, resolve }),
     ).toBe("url's host hooks.example.com resolves to 10.0.0.7, which is not a public address");
+  });
+
+  // URL parsing rewrites a host before anything checks it: the message names the address as
+  // parsed, which is also the one a connection would use.
+  it.each([
+    ['https://[::127.0.0.1]/x', '::7f00:1'],
+    ['https://[::169.254.169.254]/x', '::a9fe:a9fe'],
+    ['https://[::10.0.0.1]/x', '::a00:1'],
+    ['https://[::0:0:127.0.0.1]/x', '::7f00:1'],
+    ['https://[::93.184.215.14]/x', '::5db8:d70e'],
+    ['https://[::ffff:127.0.0.1]/x', '::ffff:7f00:1'],
+    ['https://[0:0:0:0:0:FFFF:169.254.169.254]/x', '::ffff:a9fe:a9fe'],
+    ['https://[::ffff:0:10.0.0.1]/x', '::ffff:0:a00:1'],
+    ['https://[64:ff9b::127.0.0.1]/x', '64:ff9b::7f00:1'],
+    ['https://[64:ff9b::169.254.169.254]/x', '64:ff9b::a9fe:a9fe'],
+    ['https://[64:ff9b:1::10.0.0.1]/x', '64:ff9b:1::a00:1'],
+    ['https://[2002:7f00:0001::]/x', '2002:7f00:1::'],
+    ['https://[2002:a9fe:a9fe::1]/x', '2002:a9fe:a9fe::1'],
+    ['https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+    ['https://[0:0:0:0:0:0:0:1]/x', '::1'],
+    ['https://[::]/x', '::'],
+    ['https://[fe80::1]/x', 'fe80::1'],
+    ['https://[fd00:ec2::254]/x', 'fd00:ec2::254'],
+    ['https://127.1/x', '127.0.0.1'],
+    ['https://0177.0.0.1/x', '127.0.0.1'],
+    ['https://2130706433/x', '127.0.0.1'],
+    ['https://0x7f.0.0.1/x', '127.0.0.1'],
+    ['https://127.0.0.1./x', '127.0.0.1'],
+    ['https://%31%32%37.0.0.1/x', '127.0.0.1'],
+    ['https://0/x', '0.0.0.0'],
+    ['https://169.254.169.254:443/x', '169.254.169.254'],
+    ['https://100.100.100.200/x', '100.100.100.200'],
+  ])('refuses %s: its address %s is not public', async (url, address) => {
+    const resolve: HostResolver = () => Promise.reject(new Error('an IP literal is not resolved'));
+    expect(await webhookUrlProblem(url, { allowPrivate: false, resolve })).toBe(
+      `url's address ${address} is not a public address`,
+    );
+  });
+
+  it.each([['::7f00:1'], ['::ffff:7f00:1'], ['64:ff9b::a9fe:a9fe'], ['2002:a00:1::']])(
+    'refuses a host that resolves to %s',
+    async (address) => {
+      const resolve = resolving(['93.184.215.14', address]);
+      expect(
+        await webhookUrlProblem('https://hooks.example.com/x', { allowPrivate: false, resolve }),
+      ).toBe(`url's host hooks.example.com resolves to ${address}, which is not a public address`);
+    },
+  );
+
+  it.each([
+    'https://[::ffff:93.184.215.14]/x',
+    'https://[64:ff9b::93.184.215.14]/x',
+    'https://[2606:4700:4700::1111]/x',
+    'https://93.184.215.14/x',
+  ])('takes %s, which reaches a public address', async (url) => {
+    expect(await webhookUrlProblem(url, { allowPrivate: false })).toBeNull();
   });
 
   it('refuses a host that does not resolve', async () => {

@@ -24,12 +24,22 @@ import {
   dashboardSessionValue,
   isDashboardSession,
 } from './dashboard-session.js';
+import {
+  bullBoardRefusal,
+  bullMqRefusal,
+  checkDashboardApiRequest,
+  isDashboardApi,
+  type BoardContents,
+} from './queue-dashboard-api.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 /** A login form holds a token and a return path. */
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 
 const logger = new Logger('QueueDashboard');
+
+/** The methods of bull-board's pages and API (HEAD comes with GET). */
+const BOARD_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 const DISABLED = () =>
   new ApiError(401, 'ADMIN_DISABLED', 'The queue dashboard is disabled', {
@@ -76,12 +86,14 @@ export async function registerQueueDashboard(
         if (config.adminToken) {
           const board = queueBoard(config);
           guarded.addHook('onClose', board.close);
+          answerApiInServiceShape(guarded, board.contents);
           await guarded.register(board.plugin);
         } else {
-          // Off: every dashboard path still answers, through the hook, with why.
+          // Off: every dashboard path still answers, through the hook, with why. (Not `all`:
+          // a method no route serves gets 405, and bull-board serves these.)
           const off = () => Promise.reject(DISABLED());
-          guarded.all('/', off);
-          guarded.all('/*', off);
+          guarded.route({ method: BOARD_METHODS, url: '/', handler: off });
+          guarded.route({ method: BOARD_METHODS, url: '/*', handler: off });
         }
       });
     },
@@ -89,9 +101,41 @@ export async function registerQueueDashboard(
   );
 }
 
+/**
+ * The board's JSON API: bad input is refused with a 400 before bull-board reads it, and what
+ * bull-board answers with an error (its own refusals, or anything its handlers threw) leaves
+ * in the service's error shape.
+ */
+function answerApiInServiceShape(guarded: FastifyInstance, board: BoardContents): void {
+  const thrown = new WeakMap<FastifyRequest, unknown>();
+  guarded.addHook('preHandler', async (request, reply) => {
+    if (!isDashboardApi(request)) return;
+    try {
+      checkDashboardApiRequest(request, board);
+    } catch (problem) {
+      return sendError(request, reply, problem);
+    }
+  });
+  // bull-board's error handler answers whatever a handler threw with its message; keep the
+  // error itself, which onSend describes (a 503 for Redis, a logged 500 for the rest).
+  guarded.addHook('onError', async (request, _reply, error) => {
+    thrown.set(request, error);
+  });
+  guarded.addHook('onSend', async (request, reply, payload) => {
+    if (!isDashboardApi(request)) return payload;
+    const error = thrown.has(request)
+      ? (bullMqRefusal(request, thrown.get(request)) ?? thrown.get(request))
+      : bullBoardRefusal(reply.statusCode, payload);
+    if (!error) return payload;
+    void reply.header('content-type', 'application/json; charset=utf-8');
+    return JSON.stringify(errorAnswer(request, reply, error));
+  });
+}
+
 /** bull-board over every queue of the service, on its own Redis connection. */
 function queueBoard(config: AppConfig): {
   plugin: FastifyPluginCallback;
+  contents: BoardContents;
   close: () => Promise<void>;
 } {
   // Fail fast when Redis is away, so the board answers with an error instead of hanging.
@@ -105,9 +149,10 @@ function queueBoard(config: AppConfig): {
     queue.on('error', () => undefined);
     return queue;
   });
+  const adapters = queues.map((queue) => new BullMQAdapter(queue));
   const serverAdapter = new BullBoardAdapter().setBasePath(DASHBOARD_PATH);
   createBullBoard({
-    queues: queues.map((queue) => new BullMQAdapter(queue)),
+    queues: adapters,
     serverAdapter,
     options: {
       uiConfig: {
@@ -116,8 +161,15 @@ function queueBoard(config: AppConfig): {
       },
     },
   });
+  // Every queue is the same kind, so lists the same statuses.
+  const [first] = adapters;
   return {
     plugin: serverAdapter.registerPlugin(),
+    contents: {
+      queueNames: adapters.map((adapter) => adapter.getName()),
+      statuses: first?.getStatuses() ?? [],
+      jobStatuses: first?.getJobStatuses() ?? [],
+    },
     async close() {
       await Promise.all(queues.map((queue) => queue.close()));
       await connection.quit().catch(() => undefined);
@@ -242,8 +294,19 @@ function sendPage(reply: FastifyReply, status: number, html: string): FastifyRep
     .send(html);
 }
 
-/** Anything thrown, in the service's documented error body; a 500 is logged, not described. */
 function sendError(request: FastifyRequest, reply: FastifyReply, exception: unknown): FastifyReply {
+  return reply.send(errorAnswer(request, reply, exception));
+}
+
+/**
+ * Anything thrown, as the service's documented error body (the reply's status and Retry-After
+ * set to match); a 500 is logged, not described.
+ */
+function errorAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  exception: unknown,
+): Record<string, unknown> {
   const description = describeError(exception);
   if (description.status >= 500 && description.status !== 503) {
     logger.error(
@@ -254,7 +317,8 @@ function sendError(request: FastifyRequest, reply: FastifyReply, exception: unkn
   }
   const retryAfter = description.details?.retry_after;
   if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
-  return reply.status(description.status).send(errorBody(description, request.url, request.id));
+  void reply.status(description.status);
+  return errorBody(description, request.url, request.id);
 }
 
 /**

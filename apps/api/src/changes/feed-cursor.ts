@@ -3,8 +3,9 @@ import type { FeedPosition } from '#app/persistence';
 /** Before every change: a feed read without `since` starts here. */
 export const START_OF_FEED: FeedPosition = { transactionId: '0', seq: '0', index: 0 };
 
-// Up to 19 digits: a PostgreSQL bigint.
+// Up to 19 digits, and at most the largest PostgreSQL bigint (below): the columns' type.
 const POSITION = /^(0|[1-9]\d{0,18})\.(0|[1-9]\d{0,18})\.(0|[1-9]\d{0,8})$/;
+const MAX_BIGINT = 2n ** 63n - 1n;
 
 /**
  * The feed's cursor: opaque to clients (base64url), so its content may change in a later
@@ -20,7 +21,8 @@ export function encodeCursor(position: FeedPosition): string {
 export function decodeCursor(cursor: string): FeedPosition | null {
   if (!/^[A-Za-z0-9_-]{1,80}$/.test(cursor)) return null;
   const match = POSITION.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  if (!match) return null;
+  // A number past the columns' range names no position, and PostgreSQL would refuse the query.
+  if (!match || BigInt(match[1]!) > MAX_BIGINT || BigInt(match[2]!) > MAX_BIGINT) return null;
   const position = { transactionId: match[1]!, seq: match[2]!, index: Number(match[3]) };
   // base64url decoding ignores stray trailing bits: only the canonical spelling is a cursor.
   return encodeCursor(position) === cursor ? position : null;

@@ -102,7 +102,10 @@ const REQUEST_ID_HEADER = {
   schema: { type: 'string' },
 };
 
-type ResponsesMap = Record<string, { headers?: Record<string, unknown> }>;
+type ResponsesMap = Record<
+  string,
+  { description?: string; headers?: Record<string, unknown>; content?: unknown }
+>;
 interface ParameterObject {
   example?: unknown;
   schema?: { example?: unknown };
@@ -249,13 +252,32 @@ function addDocumentOperation(document: OpenAPIObject): void {
   };
 }
 
-/** The size-limit refusals every route can give (the decorated routes get them from ApiErrorResponses). */
-function sizeLimitResponses(): Record<string, unknown> {
-  const refusal = (status: 414 | 431) => ({
+/** A refusal given before any route runs, in the general error shape. */
+function refusal(status: 413 | 414 | 415 | 431) {
+  return {
     description: ERROR_DESCRIPTIONS[status],
     content: { 'application/json': { schema: { $ref: '#/components/schemas/GeneralError' } } },
-  });
+  };
+}
+
+/** The size-limit refusals every route can give (the decorated routes get them from ApiErrorResponses). */
+function sizeLimitResponses(): Record<string, unknown> {
   return { '414': refusal(414), '431': refusal(431) };
+}
+
+/**
+ * Fastify reads the body of every request but a GET before the route runs, a DELETE's too
+ * (none is asked for): one over the size limit is a 413, one of a type it does not parse a
+ * 415, on every such operation. They all answer in the general shape (the coded routes are GETs).
+ */
+function addBodyRefusals(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths as Record<string, PathItem>)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (method === 'get' || !operation.responses) continue;
+      operation.responses['413'] ??= refusal(413);
+      operation.responses['415'] ??= refusal(415);
+    }
+  }
 }
 
 /** The document of the app's routes (the app need not listen). */
@@ -263,6 +285,7 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, documentConfig());
   hoistParameterExamples(document);
   addDocumentOperation(document);
+  addBodyRefusals(document);
   addRequestIdHeader(document);
   addMeteringHeaders(document);
   return document;
