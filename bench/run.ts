@@ -10,6 +10,7 @@ import { printTable, writeReport, type RunSummary } from './support/report.js';
 import type { BenchContext, Measurement, Scenario } from './support/scenario.js';
 import { companiesScenario } from './scenarios/companies.js';
 import { ingestionScenario } from './scenarios/ingestion.js';
+import { ingestWhileReadingScenario } from './scenarios/ingest-while-reading.js';
 import { readsScenario } from './scenarios/reads.js';
 import { rebuildScenario } from './scenarios/rebuild.js';
 import { scaleScenario } from './scenarios/scale.js';
@@ -20,6 +21,7 @@ const SCENARIOS: Scenario[] = [
   ingestionScenario,
   rebuildScenario,
   scaleScenario,
+  ingestWhileReadingScenario,
 ];
 
 const { values } = parseArgs({

@@ -8,11 +8,11 @@
  * endpoint, then the worker), so the read models are exactly what ingestion makes.
  */
 import { startR0 } from '../baselines/r0.js';
-import { benchEnvironment } from '../support/environment.js';
+import { benchEnvironment, startWorkerAndApi } from '../support/environment.js';
 import { ingest, untilProjected } from '../support/ingest.js';
 import { compareWithBaseline, type LoadTarget } from '../support/load.js';
 import { underCeiling, type Measurement, type Scenario } from '../support/scenario.js';
-import { startServices, type ServiceProcess } from '../support/service.js';
+import type { ServiceProcess } from '../support/service.js';
 import { syntheticRecords, type SyntheticLogSpec } from '../support/synthetic-log.js';
 
 const MIN_RATIO = 0.8;
@@ -33,12 +33,7 @@ export const readsScenario: Scenario = {
     const environment = await benchEnvironment(context, 'reads');
     const processes: ServiceProcess[] = [];
     try {
-      const keyCreated = environment.createKey('read,ingest');
-      // Its failure is thrown where it is awaited; until then it must not count as unhandled.
-      keyCreated.catch(() => undefined);
-      const [worker, api] = await startServices(['worker', 'api'], environment.env);
-      processes.push(worker, api);
-      const headers = { authorization: `Bearer ${await keyCreated}` };
+      const { worker, api, headers } = await startWorkerAndApi(environment, processes);
 
       const records = [...syntheticRecords(spec)];
       context.log(`reads: ingesting ${records.length} records through the API`);

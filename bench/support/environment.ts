@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { DatabaseConfig } from '#app/config';
 import type { BenchContext } from './scenario.js';
-import { ROOT, SERVICE_NODE_FLAGS } from './service.js';
+import { ROOT, SERVICE_NODE_FLAGS, startServices, type ServiceProcess } from './service.js';
 
 const run = promisify(execFile);
 
@@ -156,4 +156,20 @@ async function dropSchema({ url, schema }: { url: string; schema: string }): Pro
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A worker and an API process on `environment`, added to `processes` (the caller stops them),
+ * and the headers of a read-and-ingest key created while they start.
+ */
+export async function startWorkerAndApi(
+  environment: ServiceEnvironment,
+  processes: ServiceProcess[],
+): Promise<{ worker: ServiceProcess; api: ServiceProcess; headers: Record<string, string> }> {
+  const keyCreated = environment.createKey('read,ingest');
+  // Its failure is thrown where it is awaited; until then it must not count as unhandled.
+  keyCreated.catch(() => undefined);
+  const [worker, api] = await startServices(['worker', 'api'], environment.env);
+  processes.push(worker!, api!);
+  return { worker: worker!, api: api!, headers: { authorization: `Bearer ${await keyCreated}` } };
 }
