@@ -210,6 +210,42 @@ describe('a bad batch is refused whole', () => {
     expect(await count('events', "stream_id = 'company-fine.io'")).toBe(0);
   });
 
+  it('answers 400 for a body that is not JSON, as for any JSON body, and checks the key first', async () => {
+    const key = await api.createKey(['ingest']);
+    const send = (headers: Record<string, string>, body: string) =>
+      api.request('/ingest/records', { method: 'POST', headers, body });
+    const json = { 'x-api-key': key, 'content-type': 'application/json' };
+    const answers = [
+      await send(json, '[{"type":'),
+      await send(json, '[{"type":"company","__proto__":{"polluted":true}}]'),
+      await send(json, ''),
+      await send({ ...json, 'content-type': 'application/x-ndjson' }, '{}\n\n{"type":\n'),
+      await send({ ...json, 'x-api-key': 'pi_not_a_key' }, '[{"type":'),
+    ];
+    const bodies = await Promise.all(
+      answers.map(async (answer) => ({
+        status: answer.status,
+        ...((await answer.json()) as Record<string, unknown>),
+      })),
+    );
+    expect(bodies).toMatchObject([
+      {
+        status: 400,
+        message: "Body is not valid JSON but content-type is set to 'application/json'",
+      },
+      {
+        status: 400,
+        message: "Body is not valid JSON but content-type is set to 'application/json'",
+      },
+      {
+        status: 400,
+        message: "Body cannot be empty when content-type is set to 'application/json'",
+      },
+      { status: 400, message: 'Line 3 is not valid JSON', details: { line: 3 } },
+      { status: 401 },
+    ]);
+  });
+
   it('answers 413 past 1,000 records and past 5 MB', async () => {
     const key = await api.createKey(['ingest']);
     const tooMany = await api.request('/ingest/records', {

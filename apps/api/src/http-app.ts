@@ -5,6 +5,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import helmet from '@fastify/helmet';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigModule, type AppConfig } from '#app/config';
+import type { BatchBody } from '#app/contracts';
 import { RequestMeter } from '#app/access';
 import {
   createLogger,
@@ -20,7 +21,6 @@ import { Logger } from 'nestjs-pino';
 import type { Logger as PinoInstance } from 'pino';
 import { registerQueueDashboard } from './admin/queue-dashboard.js';
 import { ApiModule } from './api.module.js';
-import { ApiError } from './errors/api-error.js';
 import { ErrorBodyFilter, sendFrameworkError } from './errors/error-body.filter.js';
 import { immutableResponseHook } from './http/immutable-response.js';
 import { requestIdFor } from './http/request-id.js';
@@ -28,6 +28,7 @@ import { refuseLongUrl, refuseUnreadableRequest, URL_LIMIT_BYTES } from './http/
 import { refuseUnservedMethods } from './http/unserved-methods.js';
 import { settleMetering } from './metering/metering.hook.js';
 import { setupOpenApi } from './openapi/document.js';
+import { INGEST_RECORDS_ROUTE } from './ingest/ingest.controller.js';
 
 /** Request bodies: a 1,000-record batch stays well below this. */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -116,6 +117,8 @@ export async function createHttpApp(
     installShutdownDeadline(config.shutdownGraceMs, logger);
   }
   await app.init();
+  // After init, which registers Nest's JSON parser: this one replaces it.
+  takeBatchesUnparsed(fastify);
   return app;
 }
 
@@ -129,31 +132,25 @@ function configureFastify(fastify: FastifyInstance, meter: RequestMeter, metrics
     const sent = await immutableResponseHook(request, reply, payload);
     return settleMetering(meter, metrics, request, reply, sent);
   });
-  fastify.addContentTypeParser(
-    'application/x-ndjson',
-    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
-    (_request, body, done) => {
-      try {
-        done(null, parseNdjson(body as string));
-      } catch (error) {
-        done(error as Error, undefined);
-      }
-    },
-  );
 }
 
-/** One JSON value per line; blank lines are skipped. */
-function parseNdjson(text: string): unknown[] {
-  const records: unknown[] = [];
-  for (const [index, line] of text.split('\n').entries()) {
-    if (line.trim() === '') continue;
-    try {
-      records.push(JSON.parse(line));
-    } catch {
-      throw new ApiError(400, 'INVALID_NDJSON', `Line ${index + 1} is not valid JSON`, {
-        line: index + 1,
-      });
+/**
+ * The ingest route takes its body unparsed, JSON or NDJSON: IngestService parses it on its
+ * checking thread, so the event loop never holds a waiting batch's records. Every other route
+ * keeps Fastify's JSON parser.
+ */
+function takeBatchesUnparsed(fastify: FastifyInstance): void {
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  const options = { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES } as const;
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser<Buffer>('application/json', options, (request, body, done) => {
+    if (request.routeOptions.url === INGEST_RECORDS_ROUTE) {
+      done(null, { bytes: body, format: 'json' } satisfies BatchBody);
+    } else {
+      parseJson(request, body.toString('utf8'), done);
     }
-  }
-  return records;
+  });
+  fastify.addContentTypeParser<Buffer>('application/x-ndjson', options, (_request, body, done) => {
+    done(null, { bytes: body, format: 'ndjson' } satisfies BatchBody);
+  });
 }

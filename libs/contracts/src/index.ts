@@ -5,3 +5,5 @@ export * from './ingest-queue-options.js';
 export * from './ingest-queue.js';
 export * from './redis-connection.js';
 export * from './job-failure.js';
+export * from './record-checker.js';
+export * from './batch-body.js';

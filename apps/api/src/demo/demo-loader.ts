@@ -1,5 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { ApiKeysService } from '#app/access';
+import { batchBodyOf } from '#app/contracts';
 import { EventStore, ProjectionLagReader } from '#app/persistence';
 import { BatchStatusService, noRecords, type RecordState } from '../ingest/batch-status.service.js';
 import { IngestService, MAX_RECORDS_PER_BATCH } from '../ingest/ingest.service.js';
@@ -33,7 +34,7 @@ export async function loadDemoDataIfEmpty(app: INestApplicationContext): Promise
   // Batches in dependency order (companies first); the worker retries any that overtake.
   for (let start = 0; start < records.length; start += MAX_RECORDS_PER_BATCH) {
     const batch = await ingest.accept(
-      records.slice(start, start + MAX_RECORDS_PER_BATCH),
+      batchBodyOf(records.slice(start, start + MAX_RECORDS_PER_BATCH)),
       'demo-data',
     );
     batchIds.push(batch.batch_id);

@@ -60,6 +60,9 @@ const RECORD_SCHEMA = {
   },
 };
 
+/** The batch route's path, whose body reaches the controller as text (http-app.ts). */
+export const INGEST_RECORDS_ROUTE = '/v1/ingest/records';
+
 /** What scraper pipelines call. Needs a key with the `ingest` scope; costs no credit. */
 @Controller('ingest')
 @UseGuards(ApiKeyGuard('ingest'))

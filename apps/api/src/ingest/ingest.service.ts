@@ -1,17 +1,17 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '#app/config';
 import {
   IngestQueue,
-  ingestJobId,
-  recordProblems,
+  RecordChecker,
+  isBatchBody,
   type IngestJobData,
-  type IngestRecord,
+  type Unparsable,
 } from '#app/contracts';
 import { Mutex } from 'async-mutex';
+import { errorCodes } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors/api-error.js';
 import { BatchManifestStore } from './batch-manifest.store.js';
-import { mapYielding } from './map-yielding.js';
 
 export const MAX_RECORDS_PER_BATCH = 1_000;
 
@@ -25,103 +25,97 @@ export interface AcceptedBatch {
   jobs: number;
 }
 
-export interface InvalidRecord {
-  index: number;
-  type: string | null;
-  reasons: string[];
-}
-
 /**
  * Accepts a batch all or nothing: every record is checked before any is queued, and the answer
- * is sent only once every job is in Redis.
+ * is sent only once every job is in Redis. Parsing and checking run on a thread of their own
+ * (RecordChecker), so the event loop keeps serving reads meanwhile, and holds only a chunk of a
+ * batch at a time.
  */
 @Injectable()
-export class IngestService {
+export class IngestService implements OnModuleDestroy {
   /**
-   * A process checks and queues one batch at a time, in steps between which the event loop
-   * serves everything else: a read waits for one step of one batch, however many are in flight.
+   * A process takes one batch at a time (its checking thread holds one): batches in flight wait
+   * as unparsed bytes, and the first to arrive is answered first.
    */
   private readonly oneBatchAtATime = new Mutex();
+  private readonly checker: RecordChecker;
 
   constructor(
-    private readonly config: AppConfig,
+    config: AppConfig,
     private readonly ingestQueue: IngestQueue,
     private readonly manifests: BatchManifestStore,
-  ) {}
+  ) {
+    this.checker = new RecordChecker(config.ingest.scrapers);
+  }
 
+  /**
+   * `body` is a BatchBody, as the ingest route's parsers give it; any other (a text/plain body,
+   * none) is not a batch.
+   */
   async accept(body: unknown, requestId: string | null): Promise<AcceptedBatch> {
-    const items = batchItems(body);
+    if (!isBatchBody(body)) notAnArray();
+    const batch = body;
     return this.oneBatchAtATime.runExclusive(async () => {
-      const records = await this.validRecords(items);
+      const parsed = await this.checker.parse(batch);
+      if ('unparsable' in parsed) throw unparsableBatch(parsed.unparsable);
+      checkLength(parsed.length);
       const batchId = randomUUID();
-      const jobIds = await mapYielding(records, (record) => ingestJobId(record, batchId));
-      await this.manifests.save(batchId, jobIds, requestId);
-      const jobs = distinctJobs(records, jobIds, { batchId, requestId });
-      for (let start = 0; start < jobs.length; start += JOBS_PER_ADD) {
-        await this.ingestQueue.queue.addBulk(jobs.slice(start, start + JOBS_PER_ADD));
+      const checked = await this.checker.check(batchId);
+      if ('invalid' in checked) {
+        const { invalid } = checked;
+        throw new ApiError(
+          400,
+          'INVALID_RECORDS',
+          `${invalid.length} of ${parsed.length} records are invalid; nothing was queued`,
+          { invalid },
+        );
       }
-      return { batch_id: batchId, accepted: records.length, jobs: jobs.length };
+      await this.manifests.save(batchId, checked.jobIds, requestId);
+      const origin = { batchId, requestId };
+      for (let start = 0; start < checked.jobs; start += JOBS_PER_ADD) {
+        const jobs = await this.checker.jobs(start, JOBS_PER_ADD);
+        await this.ingestQueue.queue.addBulk(
+          jobs.map(({ jobId, record }) => ({
+            name: record.type,
+            data: { record, ...origin } satisfies IngestJobData,
+            opts: { jobId },
+          })),
+        );
+      }
+      return { batch_id: batchId, accepted: checked.jobIds.length, jobs: checked.jobs };
     });
   }
 
-  private async validRecords(items: unknown[]): Promise<IngestRecord[]> {
-    const problems = await mapYielding(items, (item) =>
-      recordProblems(item, this.config.ingest.scrapers),
-    );
-    const invalid: InvalidRecord[] = [];
-    problems.forEach((reasons, index) => {
-      if (reasons.length === 0) return;
-      const type = (items[index] as { type?: unknown } | null)?.type;
-      invalid.push({ index, type: typeof type === 'string' ? type : null, reasons });
-    });
-    if (invalid.length > 0) {
-      throw new ApiError(
-        400,
-        'INVALID_RECORDS',
-        `${invalid.length} of ${items.length} records are invalid; nothing was queued`,
-        { invalid },
-      );
-    }
-    return items as IngestRecord[];
+  onModuleDestroy(): Promise<void> {
+    return this.checker.close();
   }
 }
 
-interface BulkJob {
-  name: string;
-  data: IngestJobData;
-  opts: { jobId: string };
-}
-
-/** One job per distinct id: identical records within a batch are one job. */
-function distinctJobs(
-  records: IngestRecord[],
-  jobIds: string[],
-  origin: Pick<IngestJobData, 'batchId' | 'requestId'>,
-): BulkJob[] {
-  const jobs = new Map<string, BulkJob>();
-  records.forEach((record, index) => {
-    const jobId = jobIds[index] as string;
-    jobs.set(jobId, { name: record.type, data: { record, ...origin }, opts: { jobId } });
-  });
-  return [...jobs.values()];
-}
-
-/** The body as a batch's items, if it is one of the right size; they are checked apart. */
-function batchItems(body: unknown): unknown[] {
-  if (!Array.isArray(body)) {
-    throw new ApiError(400, 'INVALID_BATCH', 'The body must be a JSON array of records or NDJSON');
+/** Fastify's own refusals for a JSON body, as every other route gives them; NDJSON names the line. */
+function unparsableBatch(unparsable: Unparsable): Error {
+  if (unparsable.format === 'ndjson') {
+    const { line } = unparsable;
+    return new ApiError(400, 'INVALID_NDJSON', `Line ${line} is not valid JSON`, { line });
   }
-  if (body.length === 0) throw new ApiError(400, 'INVALID_BATCH', 'The batch holds no record');
-  if (body.length > MAX_RECORDS_PER_BATCH) {
+  return unparsable.empty
+    ? new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY()
+    : new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
+}
+
+/** A batch is an array of 1 to MAX_RECORDS_PER_BATCH records (`length` null: not an array). */
+function checkLength(length: number | null): asserts length is number {
+  if (length === null) notAnArray();
+  if (length === 0) throw new ApiError(400, 'INVALID_BATCH', 'The batch holds no record');
+  if (length > MAX_RECORDS_PER_BATCH) {
     throw new ApiError(
       413,
       'BATCH_TOO_LARGE',
       `A batch holds at most ${MAX_RECORDS_PER_BATCH} records`,
-      {
-        max: MAX_RECORDS_PER_BATCH,
-        provided: body.length,
-      },
+      { max: MAX_RECORDS_PER_BATCH, provided: length },
     );
   }
-  return body;
+}
+
+function notAnArray(): never {
+  throw new ApiError(400, 'INVALID_BATCH', 'The body must be a JSON array of records or NDJSON');
 }

@@ -1,16 +1,12 @@
 import { AppConfig } from '#app/config';
-import { recordProblems } from '#app/contracts';
+import { batchBodyOf, recordProblems, type InvalidRecord } from '#app/contracts';
 import { ApiError } from '../../../api/src/errors/api-error.js';
 import {
   BatchStatusService,
   type BatchStatus,
   type RecordState,
 } from '../../../api/src/ingest/batch-status.service.js';
-import {
-  IngestService,
-  MAX_RECORDS_PER_BATCH,
-  type InvalidRecord,
-} from '../../../api/src/ingest/ingest.service.js';
+import { IngestService, MAX_RECORDS_PER_BATCH } from '../../../api/src/ingest/ingest.service.js';
 import { fileLines, ndjsonBatches, type NdjsonBatch } from './ndjson-batches.js';
 import type { ProgressCounter } from './progress-display.js';
 
@@ -90,7 +86,7 @@ export class FileIngestion {
     const batches: QueuedBatch[] = [];
     for await (const batch of this.batches(path)) {
       const accepted = await this.ingest
-        .accept(batch.records, requestId)
+        .accept(batchBodyOf(batch.records), requestId)
         .catch((error: unknown) => {
           throw refusal(error, batch);
         });
