@@ -1,5 +1,6 @@
-import { batchBodyOf } from '#app/contracts';
+import { batchBodyOf, IngestQueue } from '#app/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchManifestStore } from '../apps/api/src/ingest/batch-manifest.store.js';
 import { IngestService } from '../apps/api/src/ingest/ingest.service.js';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -106,5 +107,17 @@ describe('a batch does not hold the event loop', () => {
     });
     await Promise.all([batch, read]);
     expect(settledFirst).toEqual(['read', 'batch']);
+  });
+
+  it('lets the batch in hand finish when the process shuts down, every job queued', async () => {
+    const inHand = ingest.accept(validBatch(), null);
+    await new Promise((next) => setImmediate(next));
+    await ingest.onModuleDestroy();
+    const accepted = await inHand;
+    expect(accepted).toMatchObject({ accepted: BATCH, jobs: BATCH });
+    const manifest = await api.app.get(BatchManifestStore).load(accepted.batch_id);
+    const queue = api.app.get(IngestQueue).queue;
+    const queued = await Promise.all(manifest!.job_ids.map((id) => queue.getJob(id)));
+    expect(queued.filter((job) => job !== undefined)).toHaveLength(BATCH);
   });
 });

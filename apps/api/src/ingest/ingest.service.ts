@@ -86,8 +86,9 @@ export class IngestService implements OnModuleDestroy {
     });
   }
 
+  /** After the batch in hand: its thread must not end under it, half of its jobs queued. */
   onModuleDestroy(): Promise<void> {
-    return this.checker.close();
+    return this.oneBatchAtATime.runExclusive(() => this.checker.close());
   }
 }
 
