@@ -12,6 +12,11 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
+import { RECORD_BOUNDS } from '#app/domain';
+
+/** A scraper name a record can carry: what a scrape's stream id leaves for it. */
+const SCRAPER_MAX_LENGTH = RECORD_BOUNDS.scrape.scraper.maxLength;
+const SCRAPER_NAME = `[a-z0-9_]{1,${SCRAPER_MAX_LENGTH}}`;
 
 const toBoolean = ({ value }: { value: unknown }) =>
   value === 'true' ? true : value === 'false' ? false : value;
@@ -70,8 +75,10 @@ export class EnvironmentVariables {
   DEMO_DATA?: boolean;
 
   @IsOptional()
-  @Matches(/^[a-z0-9_]+(,[a-z0-9_]+)*$/, {
-    message: 'SCRAPERS must be a comma-separated list of lower-case identifiers',
+  @Matches(new RegExp(`^${SCRAPER_NAME}(,${SCRAPER_NAME})*$`), {
+    message:
+      'SCRAPERS must be a comma-separated list of lower-case identifiers of at most ' +
+      `${SCRAPER_MAX_LENGTH} characters`,
   })
   SCRAPERS?: string;
 

@@ -194,6 +194,8 @@ describe('loadConfig refusals', () => {
     ['DEMO_DATA', 'maybe'],
     ['DEMO_DATA', 'yes'],
     ['SCRAPERS', 'Scraper One'],
+    // A record's scraper is at most 27 characters: a longer name could never be used.
+    ['SCRAPERS', `scraper_1,${'s'.repeat(28)}`],
     ['WORKER_CONCURRENCY', '0'],
     ['WORKER_CONCURRENCY', 'many'],
     ['LOG_LEVEL', 'loud'],
