@@ -46,7 +46,7 @@ export function AdminAuth(): ClassDecorator & MethodDecorator {
 
 /** The two error body shapes: coded on files and pricing, general everywhere else. */
 export type ErrorFamily = 'general' | 'coded';
-export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 414 | 415 | 429 | 431 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 413 | 414 | 415 | 429 | 431 | 500 | 503;
 export type ErrorExamples = Partial<Record<ErrorStatus, Record<string, ApiResponseExamples>>>;
 
 /** What each error status means, as every operation documents it. */
@@ -55,6 +55,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   401: 'Missing, malformed, unknown, revoked or expired credentials',
   403: 'Valid credentials that may not use this route (plan or scope)',
   404: 'Not found',
+  408: 'The request did not fully arrive within 60 seconds',
   413: 'The request body is too large',
   414: 'The URL is longer than 4 KB',
   415: 'The request body has a content type the route does not take',
@@ -80,6 +81,7 @@ function generalExample(
     401: 'Unauthorized',
     403: 'Forbidden',
     404: 'Not Found',
+    408: 'Request Timeout',
     413: 'Payload Too Large',
     414: 'URI Too Long',
     415: 'Unsupported Media Type',
@@ -269,7 +271,8 @@ function errorType(family: ErrorFamily, status: ErrorStatus): Type<unknown> {
  * The error responses a route can give, each with the body schema of its family and examples
  * (the route's own, else defaults for 401, 403, 413, 415, 429, 500 and 503). A route that
  * authenticates (401) can also answer 429 (limits) and 503 (Redis, which meters it, or the
- * database away); every route can answer 414 and 431 (a URL or headers past the size limits).
+ * database away); every route can answer 408, 414 and 431 (a request too slow to arrive, a URL
+ * or headers past the size limits).
  */
 export function ApiErrorResponses(
   family: ErrorFamily,
@@ -279,6 +282,7 @@ export function ApiErrorResponses(
   const all = new Set<ErrorStatus>([
     ...statuses,
     ...(statuses.includes(401) ? ([429, 503] as const) : []),
+    408,
     414,
     431,
   ]);

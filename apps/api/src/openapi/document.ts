@@ -246,23 +246,26 @@ function addDocumentOperation(document: OpenAPIObject): void {
             },
           },
         },
-        ...sizeLimitResponses(),
+        ...requestLimitResponses(),
       },
     } as never,
   };
 }
 
 /** A refusal given before any route runs, in the general error shape. */
-function refusal(status: 413 | 414 | 415 | 431) {
+function refusal(status: 408 | 413 | 414 | 415 | 431) {
   return {
     description: ERROR_DESCRIPTIONS[status],
     content: { 'application/json': { schema: { $ref: '#/components/schemas/GeneralError' } } },
   };
 }
 
-/** The size-limit refusals every route can give (the decorated routes get them from ApiErrorResponses). */
-function sizeLimitResponses(): Record<string, unknown> {
-  return { '414': refusal(414), '431': refusal(431) };
+/**
+ * The refusals of a request too slow or too big that every route can give (the decorated routes
+ * get them from ApiErrorResponses).
+ */
+function requestLimitResponses(): Record<string, unknown> {
+  return { '408': refusal(408), '414': refusal(414), '431': refusal(431) };
 }
 
 /**
