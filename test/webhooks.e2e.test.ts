@@ -235,6 +235,23 @@ describe('webhook registration', () => {
     // does not answer, and hold up the worker's deliveries.
     for (const id of ids) await remove(id, own);
   });
+
+  it('holds at most 20 even when 25 registrations arrive together', async () => {
+    const own = await api.createKey(['read'], 'enterprise');
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, (_, index) =>
+        register({ url: `https://hooks.example.com/together/${index}` }, own),
+      ),
+    );
+    const created: string[] = [];
+    for (const answer of answers) {
+      const body = (await answer.json()) as WebhookBody & { details?: { limit: number } };
+      if (answer.status === 201) created.push(body.id);
+      else expect([answer.status, body.details]).toEqual([400, { limit: 20 }]);
+    }
+    expect(created).toHaveLength(20);
+    for (const id of created) await remove(id, own);
+  });
 });
 
 describe('without WEBHOOK_ALLOW_PRIVATE_URLS', () => {

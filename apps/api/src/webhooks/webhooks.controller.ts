@@ -97,7 +97,19 @@ export class WebhooksController {
         provided: body.url,
       });
     }
-    if ((await this.webhooks.countForKey(apiKeyId)) >= MAX_WEBHOOKS_PER_KEY) {
+    const webhook = await this.webhooks.register(
+      {
+        id: randomUUID(),
+        apiKeyId,
+        url: body.url,
+        secret: `whsec_${randomBytes(32).toString('base64url')}`,
+        eventTypes: body.event_types ? [...new Set(body.event_types)] : null,
+        companies: body.companies ? [...new Set(body.companies)] : null,
+        createdAt: new Date().toISOString(),
+      },
+      MAX_WEBHOOKS_PER_KEY,
+    );
+    if (!webhook) {
       throw new ApiError(
         400,
         'WEBHOOK_LIMIT',
@@ -105,15 +117,6 @@ export class WebhooksController {
         { limit: MAX_WEBHOOKS_PER_KEY },
       );
     }
-    const webhook = await this.webhooks.register({
-      id: randomUUID(),
-      apiKeyId,
-      url: body.url,
-      secret: `whsec_${randomBytes(32).toString('base64url')}`,
-      eventTypes: body.event_types ? [...new Set(body.event_types)] : null,
-      companies: body.companies ? [...new Set(body.companies)] : null,
-      createdAt: new Date().toISOString(),
-    });
     return { ...representation(webhook), secret: webhook.secret };
   }
 

@@ -35,14 +35,21 @@ export class WebhookRepository {
    * same transaction. A dispatcher that read the webhooks before this one existed then fails to
    * move its position (`advanceDispatch`) and reads again with it, so the extractions it was
    * queueing past that end reach this webhook too: none falls between the two.
+   * Null, storing nothing, when the key already holds `maxPerKey` webhooks: they are counted
+   * under the same lock, so registrations sent together cannot pass the limit together.
    */
   async register(
     webhook: Omit<WebhookEntity, 'startTransactionId' | 'startSeq'>,
-  ): Promise<WebhookEntity> {
+    maxPerKey: number,
+  ): Promise<WebhookEntity | null> {
     return this.transactions.run(async (tx) => {
       const dispatch = tx.manager.getRepository(WebhookDispatchEntity);
       // The update first: it locks the row until this transaction ends.
       await dispatch.update(DISPATCH_ROW, { generation: () => 'generation + 1' });
+      const held = await tx.manager
+        .getRepository(WebhookEntity)
+        .countBy({ apiKeyId: webhook.apiKeyId });
+      if (held >= maxPerKey) return null;
       const start = await this.changes.lastExtraction(tx);
       const stored: WebhookEntity = {
         ...webhook,
@@ -56,10 +63,6 @@ export class WebhookRepository {
 
   listForKey(apiKeyId: string): Promise<WebhookEntity[]> {
     return this.webhooks.find({ where: { apiKeyId }, order: { createdAt: 'ASC', id: 'ASC' } });
-  }
-
-  countForKey(apiKeyId: string): Promise<number> {
-    return this.webhooks.countBy({ apiKeyId });
   }
 
   all(): Promise<WebhookEntity[]> {
