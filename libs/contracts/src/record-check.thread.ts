@@ -53,7 +53,7 @@ async function answer(request: CheckRequest): Promise<CheckReply> {
       }
       if (invalid.length > 0) return { id, invalid };
       jobs = [...distinct.values()];
-      return { id, jobIds, jobs: jobs.length };
+      return { id, jobIds, distinctJobs: jobs.length };
     }
     case 'jobs':
       return { id, jobs: jobs.slice(request.start, request.start + request.count) };

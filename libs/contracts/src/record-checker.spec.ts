@@ -22,7 +22,7 @@ describe('RecordChecker, on its thread', () => {
     const records = [company('a.io'), company('b.io'), company('a.io')];
     expect(await checker.parse(batchBodyOf(records))).toEqual({ length: 3 });
     const checked = await checker.check('batch-1');
-    expect(checked).toMatchObject({ jobs: 2 });
+    expect(checked).toMatchObject({ distinctJobs: 2 });
     const { jobIds } = checked as { jobIds: string[] };
     expect(jobIds).toHaveLength(3);
     expect(jobIds[0]).toBe(jobIds[2]);

@@ -33,13 +33,13 @@ export type CheckReply = { id: number } & (
   | { unparsable: Unparsable }
   | { length: number | null }
   | { invalid: InvalidRecord[] }
-  | { jobIds: string[]; jobs: number }
+  | { jobIds: string[]; distinctJobs: number }
   | { jobs: DistinctJob[] }
   | { error: string }
 );
 
 /** What a check finds: the invalid records, or each record's job id and the distinct jobs' count. */
-export type BatchCheck = { invalid: InvalidRecord[] } | { jobIds: string[]; jobs: number };
+export type BatchCheck = { invalid: InvalidRecord[] } | { jobIds: string[]; distinctJobs: number };
 
 /**
  * Parses and checks pushed batches on a thread of its own: a 1,000-record batch takes a core for
@@ -77,14 +77,14 @@ export class RecordChecker {
   async check(batchId: string): Promise<BatchCheck> {
     const reply = await this.send({ op: 'check', batchId });
     if ('invalid' in reply) return { invalid: reply.invalid };
-    if ('jobIds' in reply) return { jobIds: reply.jobIds, jobs: reply.jobs };
+    if ('jobIds' in reply) return { jobIds: reply.jobIds, distinctJobs: reply.distinctJobs };
     throw unexpected(reply);
   }
 
   /** The checked batch's distinct jobs from `start`, at most `count`. */
   async jobs(start: number, count: number): Promise<DistinctJob[]> {
     const reply = await this.send({ op: 'jobs', start, count });
-    if ('jobs' in reply && Array.isArray(reply.jobs)) return reply.jobs;
+    if ('jobs' in reply) return reply.jobs;
     throw unexpected(reply);
   }
 

@@ -54,9 +54,8 @@ export class IngestService implements OnModuleDestroy {
    */
   async accept(body: unknown, requestId: string | null): Promise<AcceptedBatch> {
     if (!isBatchBody(body)) notAnArray();
-    const batch = body;
     return this.oneBatchAtATime.runExclusive(async () => {
-      const parsed = await this.checker.parse(batch);
+      const parsed = await this.checker.parse(body);
       if ('unparsable' in parsed) throw unparsableBatch(parsed.unparsable);
       checkLength(parsed.length);
       const batchId = randomUUID();
@@ -72,7 +71,7 @@ export class IngestService implements OnModuleDestroy {
       }
       await this.manifests.save(batchId, checked.jobIds, requestId);
       const origin = { batchId, requestId };
-      for (let start = 0; start < checked.jobs; start += JOBS_PER_ADD) {
+      for (let start = 0; start < checked.distinctJobs; start += JOBS_PER_ADD) {
         const jobs = await this.checker.jobs(start, JOBS_PER_ADD);
         await this.ingestQueue.queue.addBulk(
           jobs.map(({ jobId, record }) => ({
@@ -82,7 +81,7 @@ export class IngestService implements OnModuleDestroy {
           })),
         );
       }
-      return { batch_id: batchId, accepted: checked.jobIds.length, jobs: checked.jobs };
+      return { batch_id: batchId, accepted: checked.jobIds.length, jobs: checked.distinctJobs };
     });
   }
 
