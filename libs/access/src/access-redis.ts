@@ -12,6 +12,7 @@ import type { LuaScript } from './metering/lua-script.js';
  * on first use, so a command-line run that needs no Redis opens none.
  */
 const COMMAND_DEADLINE_MS = 1_000;
+const DEADLINE_TICK_MS = 100;
 
 /** The error of a command past its deadline; the error filter answers it with 503. */
 const pastDeadline = () => new Error('Command timed out');
@@ -93,20 +94,40 @@ export class AccessRedis implements OnApplicationShutdown {
     while ((item = this.connection.commandQueue.shift())) item.command.reject(lost);
   }
 
+  /**
+   * The deadline is Redis's to miss, not this process's. A busy event loop (hundreds of requests
+   * arriving at once) can hold a command back before it is written, and run an expired timer
+   * before it reads a reply already waiting on the socket. So the deadline is counted in ticks
+   * of the loop, each counting for its nominal length however late it fires, and it is only
+   * final after the I/O phase that follows the last tick (setImmediate runs after it).
+   */
   private withinDeadline<T>(command: Promise<T>, onLateReply?: (reply: T) => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
+      let settled = false;
       let late = false;
-      const timer = setTimeout(() => {
-        late = true;
-        reject(pastDeadline());
-      }, COMMAND_DEADLINE_MS);
+      let ticksLeft = COMMAND_DEADLINE_MS / DEADLINE_TICK_MS;
+      const tick = () => {
+        ticksLeft -= 1;
+        if (ticksLeft > 0) {
+          timer = setTimeout(tick, DEADLINE_TICK_MS);
+          return;
+        }
+        setImmediate(() => {
+          if (settled) return;
+          late = true;
+          reject(pastDeadline());
+        });
+      };
+      let timer = setTimeout(tick, DEADLINE_TICK_MS);
       command.then(
         (reply) => {
+          settled = true;
           clearTimeout(timer);
           if (!late) resolve(reply);
           else onLateReply?.(reply);
         },
         (error: unknown) => {
+          settled = true;
           clearTimeout(timer);
           reject(error as Error);
         },
