@@ -4,7 +4,8 @@ import type { PlanDefinition } from '#app/config';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testEnvironment } from './support/test-environment.js';
 
-// The metering scripts on a real Redis: a charge is given back by its id, once.
+// The metering scripts on a real Redis: a charge is given back by its id, once; and the
+// one-second deadline of a metering call is Redis's to miss, not the API process's.
 const environment = testEnvironment();
 const config = environment.config();
 const redis = new AccessRedis(config);
@@ -79,5 +80,30 @@ describe('a charge id', () => {
     expect(ttl).toBeLessThanOrEqual(5 * 60_000);
     await meter.refund(ticket, now);
     expect(await redis.connection.exists(record)).toBe(0);
+  });
+});
+
+/** Holds the event loop, as a burst of requests being parsed and authenticated does. */
+function keepBusy(milliseconds: number): void {
+  const until = Date.now() + milliseconds;
+  while (Date.now() < until) {
+    // Busy on purpose: nothing else may run.
+  }
+}
+
+describe('a metering call while the event loop is busy past the deadline', () => {
+  // A Redis that really stalls is answered 503 (test/redis-outage.test.ts).
+  it('is answered with the reply Redis sent in time, and charged once', async () => {
+    const keyId = randomUUID();
+    // Connected and the script loaded, so the call below is one round trip.
+    await counters(keyId);
+
+    const charging = meter.meter(keyId, plan, 'charge', now);
+    keepBusy(1_500);
+
+    const { ticket, reading } = await charging;
+    expect(ticket).not.toBeNull();
+    expect(reading.credits.used).toBe(1);
+    expect(await counters(keyId)).toEqual({ hourly: 1, credits: 1 });
   });
 });
