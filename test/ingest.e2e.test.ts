@@ -246,6 +246,36 @@ describe('a bad batch is refused whole', () => {
     ]);
   });
 
+  it('answers 400 for records of lists far past their bounds, in a few reasons each', async () => {
+    const key = await api.createKey(['ingest']);
+    const base = records.pricing('fine.io', '', '20250105');
+    const [plan] = base.plans;
+    const emptyCharges = (count: number) => Array.from({ length: count }, () => ({}));
+    // 1.5 million empty charges in under 5 MB: checked one by one, they took the checking
+    // thread's whole heap (a 500); 100 plans of 100 empty charges gave 70,000 reasons.
+    const far = { ...base, plans: [{ ...plan, charges: emptyCharges(1_500_000) }] };
+    const within = {
+      ...base,
+      version: '20250106',
+      plans: Array.from({ length: 100 }, () => ({ ...plan, charges: emptyCharges(100) })),
+    };
+    const response = await api.request('/ingest/records', {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify([far, within]),
+    });
+    expect(response.status).toBe(400);
+    const { details } = (await response.json()) as {
+      details: { invalid: { index: number; reasons: string[] }[] };
+    };
+    expect(details.invalid[0]).toMatchObject({
+      index: 0,
+      reasons: ['plans.0.charges must contain no more than 100 elements'],
+    });
+    expect(details.invalid[1]?.reasons).toHaveLength(20);
+    expect(details.invalid[1]?.reasons.at(-1)).toMatch(/^and \d+ more problems$/);
+  });
+
   it('answers 413 past 1,000 records and past 5 MB', async () => {
     const key = await api.createKey(['ingest']);
     const tooMany = await api.request('/ingest/records', {

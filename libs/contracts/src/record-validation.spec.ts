@@ -445,6 +445,25 @@ describe('recordProblems: the declared bounds (RECORD_BOUNDS)', () => {
     );
   });
 
+  it('refuses a list far past its bound by its length alone, before checking its items', async () => {
+    const [plan] = pricing().plans;
+    // A million empty charges: checking each would take gigabytes (seven reasons apiece).
+    const charges = Array.from({ length: 1_000_000 }, () => ({}));
+    expect(await problems({ ...pricing(), plans: [{ ...plan!, charges }] })).toEqual([
+      `plans.0.charges must contain no more than ${planBounds.charges.maxItems} elements`,
+    ]);
+  });
+
+  it('gives at most 20 reasons for one record, saying how many more there are', async () => {
+    const [plan] = pricing().plans;
+    const empty = Array.from({ length: planBounds.charges.maxItems }, () => ({}));
+    const found = await problems({ ...pricing(), plans: [{ ...plan!, charges: empty }] });
+    expect(found).toHaveLength(20);
+    expect(found.slice(0, 19).every((reason) => reason.startsWith('plans.0.charges.'))).toBe(true);
+    expect(found[19]).toMatch(/^and \d+ more problems$/);
+    expect(Number(found[19]!.split(' ')[1])).toBeGreaterThan(100);
+  });
+
   it('refuses a free-form value whose JSON text is longer than its bound', async () => {
     const max = chargeBounds.included_quantity.maxJsonLength;
     const sized = (length: number) => ({ note: 'x'.repeat(length - '{"note":""}'.length) });

@@ -326,17 +326,59 @@ export async function recordProblems(
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return ['a record must be a JSON object'];
   }
+  const type = (value as { type?: unknown }).type;
+  const recordType = (RECORD_TYPES as readonly unknown[]).includes(type)
+    ? (type as IngestRecord['type'])
+    : null;
+  // First, as it looks at no more than the declared lists' lengths.
+  const tooLong = recordType && listTooLong(value, RECORD_BOUNDS[recordType]);
+  if (tooLong) return [tooLong];
   const shape = jsonShapeProblem(value);
   if (shape) return [`${shape.field}: ${shape.reason}`];
-  const type = (value as { type?: unknown }).type;
-  if (typeof type !== 'string' || !(RECORD_TYPES as readonly string[]).includes(type)) {
-    return [`type must be one of: ${RECORD_TYPES.join(', ')}`];
-  }
-  const inputClass: new () => object = INPUT_CLASSES[type as IngestRecord['type']];
-  const input = plainToInstance(inputClass, value);
+  if (!recordType) return [`type must be one of: ${RECORD_TYPES.join(', ')}`];
+  const input = plainToInstance(INPUT_CLASSES[recordType] as new () => object, value);
   const problems = flatten(await validate(input, OPTIONS));
   problems.push(...domainProblems(value as IngestRecord, scrapers));
-  return problems;
+  return problems.length <= MAX_REASONS
+    ? problems
+    : [
+        ...problems.slice(0, MAX_REASONS - 1),
+        `and ${problems.length - MAX_REASONS + 1} more problems`,
+      ];
+}
+
+/**
+ * The reasons given for one record, at most: a record within every bound can still hold 10,000
+ * charges, each with a handful of problems, and the answer would run to megabytes.
+ */
+const MAX_REASONS = 20;
+
+/**
+ * The first declared list (plans, charges, discounts) of `value` longer than its bound, walked
+ * before class-transformer: it would build and check every item of a list of any length (a
+ * 200 KB body of empty charges took the checking thread's whole heap).
+ */
+function listTooLong(value: object, fields: Record<string, FieldBounds>): string | null {
+  const pending: [object, Record<string, FieldBounds>, string][] = [[value, fields, '']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [current, declared, path] = next;
+    for (const [name, bounds] of Object.entries(declared)) {
+      const field = (current as Record<string, unknown>)[name];
+      const at = path ? `${path}.${name}` : name;
+      if (bounds.kind === 'object' && field !== null && typeof field === 'object') {
+        pending.push([field, bounds.fields, at]);
+      }
+      if (bounds.kind !== 'list' || !Array.isArray(field)) continue;
+      if (field.length > bounds.maxItems) {
+        return `${at} must contain no more than ${bounds.maxItems} elements`;
+      }
+      for (const [index, item] of field.entries()) {
+        if (item !== null && typeof item === 'object')
+          pending.push([item, bounds.items, `${at}.${index}`]);
+      }
+    }
+  }
+  return null;
 }
 
 /** Rules a decorator cannot say. */
