@@ -18,16 +18,20 @@ const port = parentPort!;
 // cores are busy, the event loop that serves reads goes first, and checking waits.
 setPriority(19);
 
-/** The batch in hand: its records once parsed, its distinct jobs once checked. */
-let items: unknown[] = [];
-let jobs: DistinctJob[] = [];
+/**
+ * The batch in hand: its records once parsed, its distinct jobs once checked. A thread that
+ * holds none (a new one, after its predecessor died mid-batch) refuses to check or hand out
+ * jobs, so a batch it never saw cannot be answered as checked with nothing to queue.
+ */
+let items: unknown[] | null = null;
+let jobs: DistinctJob[] | null = null;
 
 async function answer(request: CheckRequest): Promise<CheckReply> {
   const { id } = request;
   switch (request.op) {
     case 'parse': {
-      items = [];
-      jobs = [];
+      items = null;
+      jobs = null;
       const parsed = parseBatchBody(request.batch);
       if (!('value' in parsed)) return { id, unparsable: parsed };
       if (!Array.isArray(parsed.value)) return { id, length: null };
@@ -35,6 +39,7 @@ async function answer(request: CheckRequest): Promise<CheckReply> {
       return { id, length: items.length };
     }
     case 'check': {
+      if (!items) throw new Error('no parsed batch to check');
       const invalid: InvalidRecord[] = [];
       const distinct = new Map<string, DistinctJob>();
       const jobIds: string[] = [];
@@ -56,6 +61,7 @@ async function answer(request: CheckRequest): Promise<CheckReply> {
       return { id, jobIds, distinctJobs: jobs.length };
     }
     case 'jobs':
+      if (!jobs) throw new Error('no checked batch to take jobs from');
       return { id, jobs: jobs.slice(request.start, request.start + request.count) };
   }
 }

@@ -86,4 +86,20 @@ describe('RecordChecker, on its thread', () => {
     await expect(inHand).rejects.toThrow(/record-check thread exited/);
     expect(await checker.parse(batchBodyOf([company('b.io')]))).toEqual({ length: 1 });
   });
+
+  it('refuses to check or hand out jobs of a batch its thread never parsed', async () => {
+    checker = new RecordChecker([]);
+    await checker.parse(batchBodyOf([company('a.io')]));
+    await checker.close();
+    // The next thread holds no batch: the one its predecessor had is not answered as empty.
+    await expect(checker.check('batch-4')).rejects.toThrow(/no parsed batch to check/);
+    await expect(checker.jobs(0, 50)).rejects.toThrow(/no checked batch/);
+  });
+
+  it('answers a body whose bytes were already moved away as empty, never leaving it waiting', async () => {
+    checker = new RecordChecker([]);
+    const body: BatchBody = { bytes: new Uint8Array(Buffer.from('[]')), format: 'json' };
+    expect(await checker.parse(body)).toEqual({ length: 0 });
+    expect(await checker.parse(body)).toEqual({ unparsable: { format: 'json', empty: true } });
+  });
 });

@@ -61,10 +61,12 @@ export class RecordChecker {
   /** Parses a batch; answers its length (null when it is not an array), or why it is not JSON. */
   async parse(batch: BatchBody): Promise<{ unparsable: Unparsable } | { length: number | null }> {
     // The bytes move to the thread (the caller's copy is emptied), or are copied first when
-    // they share their memory with other buffers (Node's pool of small ones).
-    const own =
-      batch.bytes.byteOffset === 0 && batch.bytes.byteLength === batch.bytes.buffer.byteLength;
-    const bytes = own ? batch.bytes : new Uint8Array(batch.bytes);
+    // they share their memory with other buffers (Node's pool of small ones). An empty view is
+    // neither: its memory may have moved already, and postMessage silently drops a message that
+    // would move it again (the batch would wait for an answer forever).
+    const given = batch.bytes;
+    const own = given.byteOffset === 0 && given.byteLength === given.buffer.byteLength;
+    const bytes = given.byteLength === 0 ? new Uint8Array(0) : own ? given : new Uint8Array(given);
     const reply = await this.send({ op: 'parse', batch: { ...batch, bytes } }, [
       bytes.buffer as ArrayBuffer,
     ]);
