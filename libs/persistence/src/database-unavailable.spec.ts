@@ -34,6 +34,10 @@ describe('isDatabaseUnavailable', () => {
       'a SQLite database locked by another process past the busy timeout',
       failedQuery(pgError('database is locked', 'SQLITE_BUSY')),
     ],
+    [
+      'a SQLite snapshot another connection moved past (SQLITE_BUSY_SNAPSHOT)',
+      failedQuery(pgError('database is locked', 'SQLITE_BUSY_SNAPSHOT')),
+    ],
   ])('is true for %s', (_case, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
@@ -58,6 +62,12 @@ describe('isTransientDatabaseError', () => {
     ['a serialization failure (40001)', failedQuery(pgError('could not serialize', '40001'))],
     ['a deadlock (40P01)', failedQuery(pgError('deadlock detected', '40P01'))],
     ['a lock not available (55P03)', failedQuery(pgError('could not obtain lock', '55P03'))],
+    ['a statement timeout (57014)', failedQuery(pgError('canceling statement', '57014'))],
+    ['a full disk (53100)', failedQuery(pgError('could not extend file', '53100'))],
+    ['a server out of memory (53200)', failedQuery(pgError('out of memory', '53200'))],
+    ['an I/O error (58030)', failedQuery(pgError('could not read block', '58030'))],
+    ['a full SQLite disk', failedQuery(pgError('database or disk is full', 'SQLITE_FULL'))],
+    ['a SQLite I/O error', failedQuery(pgError('disk I/O error', 'SQLITE_IOERR_WRITE'))],
   ])('is true for %s', (_case, error) => {
     expect(isTransientDatabaseError(error)).toBe(true);
   });
@@ -65,6 +75,10 @@ describe('isTransientDatabaseError', () => {
   it.each([
     ['a unique violation (23505)', failedQuery(pgError('duplicate key value', '23505'))],
     ['a value out of range (22003)', failedQuery(pgError('integer out of range', '22003'))],
+    [
+      'a SQLite constraint',
+      failedQuery(pgError('NOT NULL constraint failed', 'SQLITE_CONSTRAINT')),
+    ],
     ['an error of the code itself', new TypeError('cannot read properties of undefined')],
   ])('is false for %s: the statement was refused on its merits', (_case, error) => {
     expect(isTransientDatabaseError(error)).toBe(false);

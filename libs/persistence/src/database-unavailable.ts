@@ -7,9 +7,13 @@ const NETWORK_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EAI_AGAIN',
-  // SQLite: another process (a rebuild, say) held the write lock past the busy timeout.
-  'SQLITE_BUSY',
 ]);
+
+/**
+ * SQLite: another process (a rebuild, say) held the lock past the busy timeout, with or without
+ * an extended code (SQLITE_BUSY_SNAPSHOT...).
+ */
+const SQLITE_LOCKED = /^SQLITE_(BUSY|LOCKED)(_|$)/;
 
 /**
  * PostgreSQL's SQLSTATEs for "not now": class 08 (connection exception), 57P01 admin shutdown,
@@ -33,24 +37,33 @@ const DROPPED_CONNECTION =
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   return errorParts(error).some(({ code, message }) => {
-    if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) {
+    if (
+      typeof code === 'string' &&
+      (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code) || SQLITE_LOCKED.test(code))
+    ) {
       return true;
     }
     return typeof message === 'string' && DROPPED_CONNECTION.test(message);
   });
 }
 
-/** PostgreSQL's SQLSTATEs of a statement that lost a race: serialization, deadlock, lock. */
-const LOST_RACE_SQLSTATE = /^(40001|40P01|55P03)$/;
+/**
+ * Codes of a statement that lost a race or ran short of a resource, not refused on its merits.
+ * PostgreSQL: 40001 serialization, 40P01 deadlock, 55P03 lock not available, 57014 cancelled
+ * (a statement timeout, an operator), class 53 (disk full, out of memory...), class 58 (I/O).
+ * SQLite: disk full, out of memory, I/O errors.
+ */
+const NOT_ITS_FAULT = /^(40001|40P01|55P03|57014|53...|58...|SQLITE_(FULL|NOMEM|IOERR)(_.*)?)$/;
 
 /**
  * True when the same statement may well succeed if run again: the database was unavailable, or
- * the statement lost a race with another transaction. Anything else was refused on its merits.
+ * the statement lost a race with another transaction or ran short of a resource. Anything else
+ * was refused on its merits.
  */
 export function isTransientDatabaseError(error: unknown): boolean {
   return (
     isDatabaseUnavailable(error) ||
-    errorParts(error).some(({ code }) => typeof code === 'string' && LOST_RACE_SQLSTATE.test(code))
+    errorParts(error).some(({ code }) => typeof code === 'string' && NOT_ITS_FAULT.test(code))
   );
 }
 
