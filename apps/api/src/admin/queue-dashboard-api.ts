@@ -35,15 +35,16 @@ export interface BoardContents {
   jobStatuses: string[];
 }
 
+/** By the route it reached, not the URL as sent: the router decodes `%61pi` as `api`. */
 export function isDashboardApi(request: FastifyRequest): boolean {
-  return request.url.startsWith(API_PREFIX);
+  return request.routeOptions.url?.startsWith(API_PREFIX) ?? false;
 }
 
 /** Throws the 400 of a request to the board's API that bull-board must not see. */
 export function checkDashboardApiRequest(request: FastifyRequest, board: BoardContents): void {
   checkQuery(request.query as Record<string, QueryValue> | undefined, board);
   checkPathParameters(request, board);
-  checkBody(request.body, '');
+  checkBody(request.body);
 }
 
 function checkQuery(query: Record<string, QueryValue> = {}, board: BoardContents): void {
@@ -85,22 +86,29 @@ function oneOf(name: string, value: QueryValue, valid: string[], noun: string): 
 
 /**
  * Body fields (job data and options, limits, delays): no NUL character, which job data never
- * holds (no record may), and numbers Redis and BullMQ read as they were meant.
+ * holds (no record may), and numbers Redis and BullMQ read as they were meant. Walked without
+ * recursion: a body may nest as deep as its size allows.
  */
-function checkBody(value: unknown, path: string): void {
-  if (typeof value === 'string') {
-    optionalText(path || 'body', value, ANY_LENGTH);
-  } else if (typeof value === 'number' && Math.abs(value) > Number.MAX_SAFE_INTEGER) {
-    const expected = `a number from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
-    throw new ApiError(400, 'INVALID_PARAMETER', `${path || 'body'} must be ${expected}`, {
-      parameter: path || 'body',
-      provided: value,
-      expected,
-    });
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => checkBody(item, `${path}[${index}]`));
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) checkBody(item, path ? `${path}.${key}` : key);
+function checkBody(body: unknown): void {
+  const pending: [unknown, string][] = [[body, '']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [value, path] = next;
+    if (typeof value === 'string') {
+      optionalText(path || 'body', value, ANY_LENGTH);
+    } else if (typeof value === 'number' && Math.abs(value) > Number.MAX_SAFE_INTEGER) {
+      const expected = `a number from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
+      throw new ApiError(400, 'INVALID_PARAMETER', `${path || 'body'} must be ${expected}`, {
+        parameter: path || 'body',
+        provided: value,
+        expected,
+      });
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => pending.push([item, `${path}[${index}]`]));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        pending.push([item, path ? `${path}.${key}` : key]);
+      }
+    }
   }
 }
 
