@@ -26,10 +26,12 @@ export interface AcceptedBatch {
 }
 
 /**
- * Accepts a batch all or nothing: every record is checked before any is queued, and the answer
- * is sent only once every job is in Redis. Parsing and checking run on a thread of their own
- * (RecordChecker), so the event loop keeps serving reads meanwhile, and holds only a chunk of a
- * batch at a time.
+ * Checks a batch all or nothing: every record is checked before any is queued, and the answer
+ * is sent only once every job is in Redis. Jobs go to Redis a chunk at a time, so a Redis failure
+ * part-way leaves the chunks before it queued behind a 503; the batch sent again is applied
+ * once, as the worker judges duplicates by the event log. Parsing and checking run on a thread
+ * of their own (RecordChecker), so the event loop keeps serving reads meanwhile, and holds only
+ * a chunk of a batch at a time.
  */
 @Injectable()
 export class IngestService implements OnModuleDestroy {
