@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The command-line tool as an operator runs it: `node dist/apps/worker/src/cli.js <command>`. */
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI_ENTRY = 'dist/apps/worker/src/cli.js';
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs one command with the test's environment (and `env` over it); killed after 30 s. */
+export function runCli(
+  environment: Record<string, string | undefined>,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...environment, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** For assertion messages: what the command said. */
+export const said = (result: CliResult) =>
+  `exit ${result.code}/${result.signal}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`;
