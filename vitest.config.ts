@@ -12,8 +12,10 @@ export default defineConfig({
     // The files mostly wait on Redis, databases and child processes, not the CPU: on a
     // two-core machine Vitest's default (cores - 1) would run them one at a time.
     maxWorkers: 4,
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // A hang guard, not a speed check: the property and fault tests take 40 to 60 s of a full
+    // run on a shared two-core machine, and must not fail for a slow neighbour.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     globalSetup: ['test/support/global-setup.ts'],
   },
 });
