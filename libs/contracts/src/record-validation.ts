@@ -318,6 +318,12 @@ function textProblem(text: string): string | null {
   return null;
 }
 
+/**
+ * The reasons given for one record, at most: a record within every bound can still hold 10,000
+ * charges, each with a handful of problems, and the answer would run to megabytes.
+ */
+const MAX_REASONS = 20;
+
 /** Why a pushed value is not a valid record (empty when it is). Used by the API and the worker. */
 export async function recordProblems(
   value: unknown,
@@ -348,12 +354,6 @@ export async function recordProblems(
 }
 
 /**
- * The reasons given for one record, at most: a record within every bound can still hold 10,000
- * charges, each with a handful of problems, and the answer would run to megabytes.
- */
-const MAX_REASONS = 20;
-
-/**
  * The first declared list (plans, charges, discounts) of `value` longer than its bound, walked
  * before class-transformer: it would build and check every item of a list of any length (a
  * 200 KB body of empty charges took the checking thread's whole heap).
@@ -373,8 +373,9 @@ function listTooLong(value: object, fields: Record<string, FieldBounds>): string
         return `${at} must contain no more than ${bounds.maxItems} elements`;
       }
       for (const [index, item] of field.entries()) {
-        if (item !== null && typeof item === 'object')
+        if (item !== null && typeof item === 'object') {
           pending.push([item, bounds.items, `${at}.${index}`]);
+        }
       }
     }
   }
