@@ -3,6 +3,7 @@ import { AccessModule, KeyRevocationListener } from '#app/access';
 import { AdminKeysController } from './admin/admin-keys.controller.js';
 import { AdminTokenGuard } from './admin/admin-token.guard.js';
 import { AdminTokenVerifier } from './admin/admin-token.verifier.js';
+import { RequestAdmission } from './auth/request-admission.js';
 import { CategoriesController } from './catalogue/categories.controller.js';
 import { ChangesController } from './changes/changes.controller.js';
 import { CompaniesController } from './catalogue/companies.controller.js';
@@ -33,6 +34,7 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
     HomeController,
   ],
   providers: [
+    RequestAdmission,
     SlugResolver,
     ImmutableReadCache,
     AdminTokenGuard,

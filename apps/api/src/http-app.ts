@@ -15,17 +15,20 @@ import {
   ObservabilityModule,
   observeHttp,
 } from '#app/observability';
-import { PersistenceModule } from '#app/persistence';
+import { CheckpointStore, PersistenceModule } from '#app/persistence';
 import type { FastifyInstance } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import type { Logger as PinoInstance } from 'pino';
 import { registerQueueDashboard } from './admin/queue-dashboard.js';
 import { ApiModule } from './api.module.js';
 import { ErrorBodyFilter, sendFrameworkError } from './errors/error-body.filter.js';
+import { ImmutableReadCache } from './http/immutable-read.cache.js';
+import { keepLaneAnswer, serveImmutableReadsAheadOfNest } from './http/immutable-read-lane.js';
 import { immutableResponseHook } from './http/immutable-response.js';
 import { requestIdFor } from './http/request-id.js';
 import { refuseLongUrl, refuseUnreadableRequest, URL_LIMIT_BYTES } from './http/request-limits.js';
 import { refuseUnservedMethods } from './http/unserved-methods.js';
+import { RequestAdmission } from './auth/request-admission.js';
 import { settleMetering } from './metering/metering.hook.js';
 import { setupOpenApi } from './openapi/document.js';
 import { INGEST_RECORDS_ROUTE } from './ingest/ingest.controller.js';
@@ -109,7 +112,7 @@ export async function createHttpApp(
   setupOpenApi(app);
   await registerQueueDashboard(app, config);
   const fastify = app.getHttpAdapter().getInstance();
-  configureFastify(fastify, app.get(RequestMeter), app.get(Metrics));
+  configureFastify(fastify, app);
   observeHttp(fastify, app.get(Metrics), logger);
   // Without useProcessExit Nest re-raises the signal after its hooks: exit 143, not 0.
   if (shutdownHooks) {
@@ -122,14 +125,24 @@ export async function createHttpApp(
   return app;
 }
 
-function configureFastify(fastify: FastifyInstance, meter: RequestMeter, metrics: Metrics): void {
+function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication): void {
+  const meter = app.get(RequestMeter);
+  const metrics = app.get(Metrics);
+  const immutableReads = app.get(ImmutableReadCache);
   fastify.addHook('onRequest', refuseLongUrl);
+  serveImmutableReadsAheadOfNest(
+    fastify,
+    app.get(RequestAdmission),
+    app.get(CheckpointStore),
+    immutableReads,
+  );
   fastify.addHook('onSend', async (request, reply, payload) => {
     void reply.header('x-request-id', request.id);
     // RFC 6750: a refused request learns the scheme that would be accepted.
     if (reply.statusCode === 401) void reply.header('www-authenticate', 'Bearer');
     // The ETag check first: it may turn a 200 into a 304, which is not charged.
     const sent = await immutableResponseHook(request, reply, payload);
+    keepLaneAnswer(immutableReads, request, reply, sent);
     return settleMetering(meter, metrics, request, reply, sent);
   });
 }

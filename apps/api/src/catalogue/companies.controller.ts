@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestj
 import { CATEGORIES } from '#app/domain';
 import { CompanyReader, PageReader } from '#app/persistence';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
 import { ApiError } from '../errors/api-error.js';
 import { CompanyDetailDto, CompanyListDto } from '../openapi/catalogue.dto.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
@@ -20,8 +21,11 @@ import {
 import { companyDetail, companySummary, pageReference } from './representations.js';
 import { SlugResolver } from './slug-resolver.js';
 
+/** Who may read companies: the guard's rule, and the lane's (ServedAheadOfNest). */
+const COMPANIES_ACCESS = { scope: 'read', feature: 'companies' } as const;
+
 @Controller('api/companies')
-@UseGuards(ApiKeyGuard('read', 'companies'))
+@UseGuards(ApiKeyGuard(COMPANIES_ACCESS.scope, COMPANIES_ACCESS.feature))
 @ApiTags('Companies')
 @ApiKeyAuth()
 @CreditCost(1)
@@ -33,6 +37,8 @@ export class CompaniesController {
   ) {}
 
   @Get()
+  // The page and its total come from the companies read model alone.
+  @ServedAheadOfNest(COMPANIES_ACCESS, ['companies'])
   @ApiOperation({
     operationId: 'listCompanies',
     summary: 'List companies',
@@ -137,6 +143,7 @@ export class CompaniesController {
   }
 
   @Get(':slug')
+  @ServedAheadOfNest(COMPANIES_ACCESS, ['companies', 'pages'])
   @ApiOperation({
     operationId: 'getCompany',
     summary: 'One company by slug',

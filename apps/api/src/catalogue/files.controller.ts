@@ -12,8 +12,9 @@ import {
 import { ScrapeFileReader, type PricingPageEntity } from '#app/persistence';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
 import { ImmutableReadCache, JSON_CONTENT_TYPE } from '../http/immutable-read.cache.js';
-import { markImmutable, markRevalidated } from '../http/immutable-response.js';
+import { markImmutable, markRevalidated, type KeptAnswer } from '../http/immutable-response.js';
 import {
   FilesOfPeriodDto,
   FilesOfUnifiedPeriodDto,
@@ -60,12 +61,15 @@ function pagesOfTarget(target: SlugTarget): PricingPageEntity[] {
   return target.kind === 'company' ? target.pages : [target.page];
 }
 
+/** Who may read files: the guard's rule, and the lane's (ServedAheadOfNest). */
+const FILES_ACCESS = { scope: 'read', feature: 'files' } as const;
+
 /**
  * Scrape files. A company slug gives the files of all its pages, a composite slug those of one
  * page; no scrape in the time asked for is an empty list, not an error.
  */
 @Controller('api/files')
-@UseGuards(ApiKeyGuard('read', 'files'))
+@UseGuards(ApiKeyGuard(FILES_ACCESS.scope, FILES_ACCESS.feature))
 @ApiTags('Files')
 @ApiKeyAuth()
 @CreditCost(1)
@@ -105,6 +109,7 @@ export class FilesController {
   }
 
   @Get(':slug/version/:version')
+  @ServedAheadOfNest(FILES_ACCESS)
   @Header('content-type', JSON_CONTENT_TYPE)
   @ApiOperation({
     operationId: 'getFilesByVersion',
@@ -142,11 +147,12 @@ export class FilesController {
       // No file yet is no promise that none will come: the version may be scraped right now.
       return { json: JSON.stringify({ files, count: files.length }), final: files.length > 0 };
     });
-    markCacheable(request, period, answer.final, answer.etag);
+    markCacheable(request, period, answer.final, answer);
     return answer.json;
   }
 
   @Get(':slug/quarter/:quarter')
+  @ServedAheadOfNest(FILES_ACCESS)
   @ApiOperation({
     operationId: 'getFilesByQuarter',
     summary: 'Scrape files of a quarter',
@@ -178,6 +184,7 @@ export class FilesController {
   }
 
   @Get(':slug/month/:month')
+  @ServedAheadOfNest(FILES_ACCESS)
   @ApiOperation({
     operationId: 'getFilesByMonth',
     summary: 'Scrape files of a month',
@@ -207,6 +214,7 @@ export class FilesController {
   }
 
   @Get(':slug/week/:week')
+  @ServedAheadOfNest(FILES_ACCESS)
   @ApiOperation({
     operationId: 'getFilesByWeek',
     summary: 'Scrape files of an ISO week',
@@ -235,6 +243,7 @@ export class FilesController {
 
   /** Unified: the format is detected; a quarter, month or week gives its earliest version only. */
   @Get(':slug/period/:period')
+  @ServedAheadOfNest(FILES_ACCESS)
   @ApiOperation({
     operationId: 'getFilesByPeriod',
     summary: 'Scrape files of a version or period (format detected)',
@@ -338,8 +347,13 @@ export class FilesController {
  * cacheable: for an hour once it holds files, and revalidated at every use while it holds none,
  * since the first scrape of a version (or a backfill of an old period) may still arrive.
  */
-function markCacheable(request: FastifyRequest, period: Period, hasFiles: boolean, etag?: string) {
+function markCacheable(
+  request: FastifyRequest,
+  period: Period,
+  hasFiles: boolean,
+  kept?: KeptAnswer,
+) {
   if (period.format !== 'version' && !isPeriodClosed(period, new Date())) return;
-  if (hasFiles) markImmutable(request, etag);
-  else markRevalidated(request, etag);
+  if (hasFiles) markImmutable(request, kept);
+  else markRevalidated(request, kept);
 }

@@ -10,6 +10,7 @@ import {
 import { PricingSnapshotReader, type PricingPageEntity } from '#app/persistence';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
 import { ApiError } from '../errors/api-error.js';
 import { ImmutableReadCache, JSON_CONTENT_TYPE } from '../http/immutable-read.cache.js';
 import { markImmutable } from '../http/immutable-response.js';
@@ -65,12 +66,15 @@ const PAGE_REQUIRED_EXAMPLE = {
   },
 };
 
+/** Who may read pricing: the guard's rule, and the lane's (ServedAheadOfNest). */
+const PRICING_ACCESS = { scope: 'read', feature: 'pricing' } as const;
+
 /**
  * Pricing structure of one page: the latest version, a given version, or a period's earliest;
  * the versions there are (free), and the changes between two of them.
  */
 @Controller('api/pricing')
-@UseGuards(ApiKeyGuard('read', 'pricing'))
+@UseGuards(ApiKeyGuard(PRICING_ACCESS.scope, PRICING_ACCESS.feature))
 @ApiTags('Pricing')
 @ApiKeyAuth()
 @CreditCost(1)
@@ -82,6 +86,7 @@ export class PricingController {
   ) {}
 
   @Get(':slug')
+  @ServedAheadOfNest(PRICING_ACCESS)
   @Header('content-type', JSON_CONTENT_TYPE)
   @ApiOperation({
     operationId: 'getPricing',
@@ -164,7 +169,7 @@ export class PricingController {
         if (!snapshot) throw await this.versionNotFound(slug, page, version);
         return { json: snapshot.document, final: true };
       });
-      markImmutable(request, answer.etag);
+      markImmutable(request, answer);
       return answer.json;
     }
     // Parameters are checked before the slug is looked up, as for a version: a malformed
@@ -226,6 +231,7 @@ export class PricingController {
   }
 
   @Get(':slug/diff')
+  @ServedAheadOfNest(PRICING_ACCESS)
   @Header('content-type', JSON_CONTENT_TYPE)
   @ApiOperation({
     operationId: 'getPricingDiff',
@@ -296,7 +302,7 @@ export class PricingController {
         final: true,
       }),
     );
-    markImmutable(request, answer.etag);
+    markImmutable(request, answer);
     return answer.json;
   }
 

@@ -75,7 +75,11 @@ function codeForStatus(status: number): string {
 const logger = new Logger('Errors');
 
 /** Sends the documented body; logs a 500 with its stack and request id (the client gets the id). */
-function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
+export function sendErrorReply(
+  exception: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   const description = describeError(exception);
   // Files and pricing document their own code for a failed data query.
   if (
@@ -137,7 +141,7 @@ export function sendFrameworkError(
   reply: FastifyReply,
 ): void {
   void reply.header('x-request-id', request.id);
-  sendError(error, request, reply);
+  sendErrorReply(error, request, reply);
 }
 
 /** Every error, including Fastify's own (Nest routes them here), leaves in the documented body. */
@@ -145,6 +149,6 @@ export function sendFrameworkError(
 export class ErrorBodyFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    sendError(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+    sendErrorReply(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
   }
 }

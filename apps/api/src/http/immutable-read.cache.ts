@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '#app/config';
 import { LRUCache } from 'lru-cache';
-import { etagOf } from './immutable-response.js';
+import { etagOf, type KeptAnswer } from './immutable-response.js';
 
 /** What a load makes: the answer's JSON text, and whether it can still change. */
 export interface LoadedAnswer {
@@ -13,12 +13,16 @@ export interface LoadedAnswer {
   final: boolean;
 }
 
-/** An answer as it is sent: its JSON text, the ETag of that text, and whether it is final. */
-export interface CachedAnswer extends LoadedAnswer {
-  etag: string;
-}
+/**
+ * An answer as it is sent: its JSON text, the ETag of that text, whether it is final, and how
+ * much of its lifetime is left (KeptAnswer).
+ */
+export interface CachedAnswer extends LoadedAnswer, KeptAnswer {}
 
 type Load = () => Promise<CachedAnswer>;
+
+/** Prefix of the lane's entries, apart from remember()'s keys ("files ...", "pricing ..."). */
+const SENT = 'sent';
 
 /** For a route that returns the cache's JSON text: Fastify would call a string text/plain. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -29,8 +33,9 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * repeated read costs no database round trip, no serialization and no hashing. Entries are
  * refreshed after at most READ_CACHE_SECONDS (60 by default), so a scrape that arrives late for a
  * version shows within about that time; the cache is bounded by the size of the answers' JSON
- * (READ_CACHE_MB, 0 turns it off). Concurrent misses of one key share one load. Only this
- * process uses it: nothing another process needs.
+ * (READ_CACHE_MB, 0 turns it off). Concurrent misses of one key share one load. The same
+ * budget holds the answers the lane ahead of Nest sends again (sentFor, keepSent): an answer
+ * in both is one string, held once. Only this process uses it: nothing another process needs.
  */
 @Injectable()
 export class ImmutableReadCache {
@@ -56,6 +61,25 @@ export class ImmutableReadCache {
   }
 
   /**
+   * The answer the lane kept under `laneKey` (see immutable-read-lane.ts), unless it is older
+   * than READ_CACHE_SECONDS: then the request goes through its route, which keeps it afresh.
+   */
+  sentFor(laneKey: string): CachedAnswer | undefined {
+    return this.cache?.get(`${SENT} ${laneKey}`, { allowStale: false });
+  }
+
+  /**
+   * Keeps an answer just sent under `laneKey` for `remainingMs` (the rest of the lifetime of
+   * the kept answer it came from; a whole lifetime by default). One already kept stays as it
+   * is: its lifetime runs from when its route made it, not from when the lane last sent it.
+   */
+  keepSent(laneKey: string, json: string, etag: string, remainingMs = this.ttlMs): void {
+    const key = `${SENT} ${laneKey}`;
+    if (!this.cache || this.cache.has(key) || remainingMs <= 0) return;
+    this.cache.set(key, { json, etag, final: true }, { ttl: Math.min(remainingMs, this.ttlMs) });
+  }
+
+  /**
    * The answer cached under `key`, else the one `loadAnswer()` makes, kept if it is final. A
    * failed load is not kept. The route sends the text as it is (see JSON_CONTENT_TYPE).
    */
@@ -67,10 +91,14 @@ export class ImmutableReadCache {
     if (!this.cache) return load();
     // Each entry's lifetime varies by up to a fifth, which spreads the refreshes out.
     const ttl = Math.round(this.ttlMs * (0.8 + 0.2 * Math.random()));
+    // Past its lifetime, fetch() answers the kept entry at once and reads it again meanwhile.
+    const stale = !this.cache.has(key) && this.cache.peek(key) !== undefined;
     const answer = (await this.cache.fetch(key, { context: load, ttl })) as CachedAnswer;
-    // Concurrent misses shared it; the next request loads again. Only this very entry goes:
-    // no other request can have started a load of the key in between (no I/O ran since).
-    if (!answer.final && this.cache.peek(key) === answer) this.cache.delete(key);
-    return answer;
+    if (stale) return { ...answer, stale };
+    // No other request can have started a load of the key since it settled (no I/O ran since).
+    if (this.cache.peek(key) !== answer) return answer;
+    // Concurrent misses shared it; the next request loads again. Only this very entry goes.
+    if (!answer.final) this.cache.delete(key);
+    return answer.final ? { ...answer, remainingMs: this.cache.getRemainingTTL(key) } : answer;
   }
 }

@@ -10,19 +10,36 @@ declare module 'fastify' {
     cacheForSeconds?: number;
     /** The answer's ETag when the handler already has it (a cached answer). */
     knownEtag?: string;
+    /** The answer's kept copy: whether it is past its lifetime, else how long it has left. */
+    keptAnswer?: KeptAnswer;
   }
+}
+
+/**
+ * A kept answer the handler sends: its ETag, and whether it is past its lifetime (sent while it
+ * is read again) or else how many milliseconds it has left.
+ */
+export interface KeptAnswer {
+  etag: string;
+  stale?: boolean;
+  remainingMs?: number;
 }
 
 /** How long a client may reuse an immutable answer before revalidating it with its ETag. */
 const MAX_AGE_SECONDS = 3600;
 
 /**
- * The answer cannot change. `etag`: the answer's, when known (etagOf its JSON text), so it is
+ * The answer cannot change. `kept`: the cached answer it is (etagOf its JSON text), so it is
  * not hashed again.
  */
-export function markImmutable(request: FastifyRequest, etag?: string): void {
+export function markImmutable(request: FastifyRequest, kept?: KeptAnswer): void {
   request.cacheForSeconds = MAX_AGE_SECONDS;
-  request.knownEtag = etag;
+  noteKept(request, kept);
+}
+
+/** Whether the handler marked the answer immutable (markImmutable). */
+export function isMarkedImmutable(request: FastifyRequest): boolean {
+  return request.cacheForSeconds === MAX_AGE_SECONDS;
 }
 
 /**
@@ -30,9 +47,14 @@ export function markImmutable(request: FastifyRequest, etag?: string): void {
  * has arrived yet): it carries an ETag, and a client revalidates it every time (max-age=0),
  * getting a 304 while it is unchanged and the files as soon as they come.
  */
-export function markRevalidated(request: FastifyRequest, etag?: string): void {
+export function markRevalidated(request: FastifyRequest, kept?: KeptAnswer): void {
   request.cacheForSeconds = 0;
-  request.knownEtag = etag;
+  noteKept(request, kept);
+}
+
+function noteKept(request: FastifyRequest, kept: KeptAnswer | undefined): void {
+  request.knownEtag = kept?.etag;
+  request.keptAnswer = kept;
 }
 
 /** A strong ETag of a response body. */

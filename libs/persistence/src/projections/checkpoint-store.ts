@@ -89,6 +89,22 @@ export class CheckpointStore {
     return row ? positionOf(row) : START_OF_LOG;
   }
 
+  /**
+   * A text that changes whenever one of the named read models changes: their checkpoints'
+   * positions and times (a rebuild to the same position still moves the time). An answer made
+   * from those read models can be kept under it for as long as it is current.
+   */
+  async stamp(names: readonly string[]): Promise<string> {
+    const rows = await this.transactions.query<CheckpointRow & { updated_at: string }>(
+      `SELECT last_seq, last_transaction_id, updated_at FROM projection_checkpoints
+       WHERE name IN (${placeholders(names.length)}) ORDER BY name`,
+      [...names],
+    );
+    return rows
+      .map((row) => `${row.last_transaction_id}.${row.last_seq}.${row.updated_at}`)
+      .join(' ');
+  }
+
   /** Every checkpoint, in name order, with the failure that stopped it if any. */
   async states(): Promise<CheckpointState[]> {
     const rows = await this.transactions.query<CheckpointRow & FailureColumns & { name: string }>(

@@ -1,0 +1,109 @@
+import { RouteConfig } from '@nestjs/platform-fastify';
+import type { ApiKeyScope } from '#app/access';
+import type { Feature } from '#app/config';
+import type { CheckpointStore } from '#app/persistence';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AdmissionRule, RequestAdmission } from '../auth/request-admission.js';
+import { sendErrorReply } from '../errors/error-body.filter.js';
+import { JSON_CONTENT_TYPE, type ImmutableReadCache } from './immutable-read.cache.js';
+import { isMarkedImmutable, markImmutable } from './immutable-response.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the lane once it has admitted a request: where its answer is kept. */
+    laneKey?: string;
+  }
+}
+
+/** What opens a route to the lane: its admission rule, and what its answers depend on. */
+interface LaneRule extends AdmissionRule {
+  /**
+   * The projectors whose read models the answer is made from: it is kept under their
+   * checkpoints' stamp, so it is current until one of them moves. Absent: the route's answers
+   * are immutable (markImmutable), kept by URL alone.
+   */
+  projectors?: readonly string[];
+}
+
+/** The Fastify route config key that opens a route to the lane. */
+const LANE = 'immutableReadLane';
+
+/**
+ * Opens a charged GET route to the lane: once the route has sent an answer for a URL, the same
+ * URL is answered ahead of Nest's request pipeline while the answer is kept. `access` must be
+ * the route's guard's own scope and feature (a constant both take), so both admit alike. With
+ * `projectors`, every 200 is kept while those read models stand still; without, only answers
+ * the route marks immutable (a version, an ended period) are.
+ */
+export function ServedAheadOfNest(
+  access: { scope: ApiKeyScope; feature: Feature },
+  projectors?: readonly string[],
+) {
+  return RouteConfig({ [LANE]: { ...access, charged: true, projectors } satisfies LaneRule });
+}
+
+function laneRuleOf(request: FastifyRequest): LaneRule | undefined {
+  return (request.routeOptions.config as { [LANE]?: LaneRule } | undefined)?.[LANE];
+}
+
+/**
+ * The lane, an onRequest hook: a GET of a lane route is admitted here (key, scope, plan,
+ * metering: RequestAdmission, as the key guard does, which then lets it through) and, when an
+ * answer is kept for it, answered at once, skipping Nest's router context, guard, pipes,
+ * handler and serialization. The onSend hooks (ETag and 304, metering settlement, request id)
+ * and the metrics run as for any answer. Otherwise Nest answers, and keepLaneAnswer keeps it.
+ */
+export function serveImmutableReadsAheadOfNest(
+  fastify: FastifyInstance,
+  admission: RequestAdmission,
+  checkpoints: CheckpointStore,
+  cache: ImmutableReadCache,
+): void {
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET') return;
+    const rule = laneRuleOf(request);
+    if (!rule) return;
+    try {
+      await admission.admit(request, rule);
+      request.laneKey = rule.projectors
+        ? `${request.url} @${await checkpoints.stamp(rule.projectors)}`
+        : request.url;
+    } catch (error) {
+      sendErrorReply(error, request, reply);
+      return reply;
+    }
+    const answer = cache.sentFor(request.laneKey);
+    if (!answer) return;
+    if (!rule.projectors) markImmutable(request, answer);
+    return reply.header('content-type', JSON_CONTENT_TYPE).send(answer.json);
+  });
+}
+
+/** Whether the key guard may let `request` through: the lane admitted it already. */
+export function admittedByLane(request: FastifyRequest): boolean {
+  return request.laneKey !== undefined;
+}
+
+/**
+ * For the onSend chain, after the ETag step: keeps a lane route's 200 under its lane key (a
+ * 304 carries no body to keep), if the answer is one the lane may send again.
+ */
+export function keepLaneAnswer(
+  cache: ImmutableReadCache,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): void {
+  const { laneKey } = request;
+  if (laneKey === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return;
+  if (laneRuleOf(request)?.projectors) {
+    cache.keepSent(laneKey, payload, '');
+    return;
+  }
+  const etag = reply.getHeader('etag');
+  const kept = request.keptAnswer;
+  // A stale answer is sent while its route reads it again: the fresh one is kept next time.
+  if (isMarkedImmutable(request) && !kept?.stale && typeof etag === 'string') {
+    cache.keepSent(laneKey, payload, etag, kept?.remainingMs);
+  }
+}
