@@ -16,11 +16,14 @@ import { underCeiling, type Measurement, type Scenario } from '../support/scenar
 import { startService } from '../support/service.js';
 import { writeSyntheticLog } from '../support/synthetic-log.js';
 
-const MIN_RATIO = 0.8;
-const P99_CEILING_MS = 10;
-const RSS_CEILING_MB = 250;
-/** Substrings of the synthetic names ("Acmehub 000123"), each in one name of eight. */
+const RSS_CEILING_MB = 200;
+/**
+ * Substrings of the synthetic names ("Acmehub 000123"): each in one name of eight, so a search
+ * with a category matches about 1,500 companies, 78 pages of 20.
+ */
 const SEARCHES = ['ly', 'hub', 'stack', 'forge', 'desk', 'flow', 'base', 'wise'];
+/** Pages of each (search, category) asked for: 8 x 8 categories x 16 = 1,024 distinct lists. */
+const PAGES = 16;
 /** Slugs the single-company requests rotate through, spread over the whole table. */
 const SLUG_SAMPLE = 1_000;
 
@@ -62,9 +65,13 @@ export const companiesScenario: Scenario = {
       const api = await apiStarting;
       const headers = { authorization: `Bearer ${await keyCreated}` };
       const list = SEARCHES.flatMap((search) =>
-        CATEGORIES.map((category) => ({
-          path: `/v1/api/companies?search=${search}&category=${encodeURIComponent(category)}`,
-        })),
+        CATEGORIES.flatMap((category) =>
+          Array.from({ length: PAGES }, (_, index) => ({
+            path:
+              `/v1/api/companies?search=${search}&category=${encodeURIComponent(category)}` +
+              `&page=${index + 1}`,
+          })),
+        ),
       );
       const step = Math.max(1, Math.floor(log.companySlugs.length / SLUG_SAMPLE));
       const one = log.companySlugs
@@ -80,19 +87,29 @@ export const companiesScenario: Scenario = {
           schema: environment.schema,
         });
       const rows: Measurement[] = [];
-      for (const [scenario, variants] of [
-        ['companies · search + category', list],
-        ['companies · one by slug', one],
-      ] as const) {
+      for (const { scenario, variants, randomOrder, minimumRatio } of [
+        // Drawn at random from over a thousand distinct lists: no cache of a few carries it.
+        {
+          scenario: 'companies · search + category',
+          variants: list,
+          randomOrder: true,
+          minimumRatio: 0.5,
+        },
+        {
+          scenario: 'companies · one by slug',
+          variants: one,
+          randomOrder: false,
+          minimumRatio: 0.8,
+        },
+      ]) {
         rows.push(
           ...(await compareWithBaseline({
             context,
             scenario,
-            service: { origin: api.origin, pid: api.child.pid, headers, variants },
+            service: { origin: api.origin, pid: api.child.pid, headers, variants, randomOrder },
             baselineName: 'R1',
             startBaseline,
-            minimumRatio: MIN_RATIO,
-            p99CeilingMs: P99_CEILING_MS,
+            minimumRatio,
           })),
         );
       }

@@ -20,7 +20,7 @@ import { startService, type ServiceProcess } from '../support/service.js';
 import { syntheticRecords, type SyntheticLogSpec } from '../support/synthetic-log.js';
 
 const MIN_RATIO = 0.5;
-const RSS_CEILING_MB = 250;
+const RSS_CEILING_MB = 200;
 const BATCHES_IN_FLIGHT = 4;
 const POLL_MS = 100;
 /** Polls of the read models between two questions about a batch's status. */

@@ -24,8 +24,8 @@ import {
   type SyntheticLogSpec,
 } from '../support/synthetic-log.js';
 
-const MIN_RATIO = 0.5;
-const RSS_CEILING_MB = 250;
+const MIN_RATIO = 0.7;
+const RSS_CEILING_MB = 200;
 
 /** About 1,000,000 events (quick: 20,000): four scrapes and one extraction a version. */
 function specFor(quick: boolean): SyntheticLogSpec {

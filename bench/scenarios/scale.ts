@@ -2,7 +2,8 @@
  * Scenario 6: reads at scale. Ten million scrape files (quick: fifty thousand) are written
  * straight into the event log and rebuilt into the read models, then the two range reads,
  * `GET /v1/api/files/{slug}/quarter/{quarter}` and `GET /v1/api/pricing/{slug}?period=...`,
- * are put under autocannon load. The shape keeps a slug's answer realistic (two pages, weekly
+ * are measured against R1 (at least half its requests a second, at most twice its open-loop p99
+ * at the same rate). The shape keeps a slug's answer realistic (two pages, weekly
  * versions, two scrapers: about fifty files a quarter), so what grows is the table, not the
  * answer, and the latency shows whether an index serves the query.
  *
@@ -21,7 +22,8 @@ import {
   ScrapeFileReader,
 } from '#app/persistence';
 import { benchEnvironment, type BenchEnvironment } from '../support/environment.js';
-import { measureLatency, measureThroughput, type LoadTarget } from '../support/load.js';
+import { startR1 } from '../baselines/r1.js';
+import { compareWithBaseline } from '../support/load.js';
 import {
   underCeiling,
   type BenchContext,
@@ -32,8 +34,10 @@ import { startService, type ServiceProcess } from '../support/service.js';
 import type { SyntheticLog, SyntheticLogSpec } from '../support/synthetic-log.js';
 import { timedRebuild, writeLogWithProgress } from './rebuild.js';
 
-const P99_CEILING_MS = 20;
-const RSS_CEILING_MB = 250;
+const MIN_RATIO = 0.5;
+/** Open-loop p99 at most this multiple of R1's at the same rate. */
+const MAX_P99_RATIO = 2;
+const RSS_CEILING_MB = 200;
 /** Distinct paths per endpoint, cycled through by every connection. */
 const VARIANTS = 1_000;
 
@@ -93,47 +97,37 @@ export const scaleScenario: Scenario = {
       ];
       const rows: Measurement[] = [];
       for (const endpoint of endpoints) {
-        const target: LoadTarget = {
-          origin: api.origin,
-          headers,
-          variants: slugs.map((slug, index) => ({
-            path: endpoint.path(slug, quarters[(index * 7) % quarters.length] as string),
-          })),
-        };
         const scenario = `scale · ${endpoint.name}`;
-        context.log(`${scenario}: 50 connections`);
-        const throughput = await measureThroughput(target, context.quick);
-        const rate = Math.max(10, Math.round(throughput.requestsPerSecond / 2));
-        context.log(`${scenario}: open loop at ${rate} req/s`);
-        const latency = await measureLatency(target, rate, context.quick);
-        const shared = {
+        const compared = await compareWithBaseline({
+          context,
+          scenario,
+          service: {
+            origin: api.origin,
+            pid: api.child.pid,
+            headers,
+            variants: slugs.map((slug, index) => ({
+              path: endpoint.path(slug, quarters[(index * 7) % quarters.length] as string),
+            })),
+          },
+          baselineName: 'R1',
+          startBaseline: (bodyBytes) =>
+            startR1({
+              bodyBytes,
+              redisUrl: context.redisUrl,
+              keyNamespace: environment.env.QUEUE_PREFIX!.replace(/[{}]/g, ''),
+              databaseUrl: context.databaseUrl,
+              schema: environment.schema,
+            }),
+          minimumRatio: MIN_RATIO,
+          maximumP99Ratio: MAX_P99_RATIO,
+        });
+        compared[0]!.details = {
+          ...compared[0]!.details,
           spec,
           scrapeFiles: rebuild.readModels.scrape_files,
-          examplePath: target.variants[0]?.path,
           plan: endpoint.plan,
         };
-        rows.push(
-          underCeiling(
-            {
-              scenario,
-              metric: 'p99 ms',
-              service: throughput.p99Ms,
-              details: { ...shared, note: 'autocannon, 50 connections', throughput },
-            },
-            P99_CEILING_MS,
-            'ms',
-          ),
-          underCeiling(
-            {
-              scenario: `${scenario} (open loop)`,
-              metric: 'p99 ms',
-              service: latency.p99Ms,
-              details: { ...shared, note: `open loop at ${rate} req/s, half the maximum`, latency },
-            },
-            P99_CEILING_MS,
-            'ms',
-          ),
-        );
+        rows.push(...compared);
       }
       rows.push(
         underCeiling(

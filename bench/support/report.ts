@@ -238,7 +238,7 @@ async function chartSvg(measurements: Measurement[]): Promise<string> {
         'Throughput as a share of its baseline',
         'service / baseline',
         bars(
-          measurements.filter((row) => row.ratio !== null && !isLatency(row)),
+          measurements.filter((row) => row.ratio !== null && row.target.startsWith('>=')),
           (row) => row.ratio!,
         ),
       ),

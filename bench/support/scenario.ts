@@ -16,12 +16,12 @@ export interface Measurement {
   /** The unit of both figures: 'req/s', 'records/s', 'events/s', 'p99 ms', 'peak RSS MB'. */
   metric: string;
   service: number;
-  /** Null where the target is absolute (p99 under 10 ms, memory under 250 MB). */
+  /** Null where the target is absolute (memory under 200 MB). */
   baseline: number | null;
   baselineName: string | null;
   /** service / baseline, where there is a baseline. */
   ratio: number | null;
-  /** Human-readable, e.g. '>= 0.8 x R0' or '< 250 MB'. */
+  /** Human-readable, e.g. '>= 0.8 x R0', '<= 1.5 x R0' or '< 200 MB'. */
   target: string;
   met: boolean;
   /** Raw numbers behind the row (latencies, counts, query plans), written to the JSON file. */
@@ -66,5 +66,23 @@ export function underCeiling(
     ratio: null,
     target: `< ${ceiling} ${unit}`,
     met: row.service < ceiling,
+  };
+}
+
+/** A row bounded by its baseline: at most `maximumRatio` of it (CPU per request, latency). */
+export function atMostBaseline(
+  row: Omit<Measurement, 'ratio' | 'target' | 'met' | 'baseline' | 'baselineName'>,
+  baselineName: string,
+  baseline: number,
+  maximumRatio: number,
+): Measurement {
+  const ratio = baseline > 0 ? row.service / baseline : Number.POSITIVE_INFINITY;
+  return {
+    ...row,
+    baseline,
+    baselineName,
+    ratio,
+    target: `<= ${maximumRatio} x ${baselineName}`,
+    met: ratio <= maximumRatio,
   };
 }
