@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { Module, RequestMethod, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import helmet from '@fastify/helmet';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigModule, type AppConfig } from '#app/config';
 import type { BatchBody } from '#app/contracts';
@@ -23,6 +22,7 @@ import { registerQueueDashboard } from './admin/queue-dashboard.js';
 import { ApiModule } from './api.module.js';
 import { ErrorBodyFilter, sendFrameworkError } from './errors/error-body.filter.js';
 import { ImmutableReadCache } from './http/immutable-read.cache.js';
+import { addSecurityHeaders } from './http/security-headers.js';
 import { keepLaneAnswer, serveImmutableReadsAheadOfNest } from './http/immutable-read-lane.js';
 import { immutableResponseHook } from './http/immutable-response.js';
 import { requestIdFor } from './http/request-id.js';
@@ -91,10 +91,8 @@ export async function createHttpApp(
     { bufferLogs: true },
   );
   app.useLogger(app.get(Logger));
-  // Security headers on every answer. Helmet's default CSP fits the two HTML pages served
-  // (Swagger UI, the queue dashboard: scripts from this origin only); the login page sets a
-  // stricter one of its own. No CORS plugin: browsers may not call the API (see README).
-  await app.register(helmet);
+  // Security headers on every answer. No CORS plugin: browsers may not call the API (README).
+  addSecurityHeaders(app.getHttpAdapter().getInstance());
   // Probes and scrapers address /health/* and /metrics without the API version; the index
   // answers at the root and at /v1 itself, and browsers look for /favicon.ico.
   app.setGlobalPrefix('v1', {

@@ -15,7 +15,7 @@ import {
   generateApiKeySecret,
   hashApiKey,
   isWellFormedApiKey,
-  secretsEqual,
+  digestsEqual,
 } from './api-key-secret.js';
 import { KeyRequestError } from './key-request.error.js';
 
@@ -150,7 +150,7 @@ export class ApiKeysService {
     if (!cached) await beforeDatabaseRead();
     const entity = cached ?? (await this.keys.findByHash(hash));
     // The lookup is by hash; comparing again in equal time keeps timing independent of the match.
-    if (!entity || !secretsEqual(entity.keyHash, hash)) return { ok: false, reason: 'unknown' };
+    if (!entity || !digestsEqual(entity.keyHash, hash)) return { ok: false, reason: 'unknown' };
     const status = statusOf(entity, now);
     if (status !== 'active') return { ok: false, reason: status };
     // Not renewed on a hit: a key in constant use is still re-read once per cache period.
