@@ -75,7 +75,7 @@ export function serveImmutableReadsAheadOfNest(
     const answer = cache.sentFor(request.laneKey);
     if (!answer) return;
     if (!rule.projectors) markImmutable(request, answer);
-    return reply.header('content-type', JSON_CONTENT_TYPE).send(answer.json);
+    return reply.header('content-type', JSON_CONTENT_TYPE).send(answer.bytes);
   });
 }
 

@@ -19,6 +19,14 @@ export interface LoadedAnswer {
  */
 export interface CachedAnswer extends LoadedAnswer, KeptAnswer {}
 
+/** An answer the lane sends again: its bytes (encoded once, not at every send) and its ETag. */
+export interface LaneAnswer {
+  bytes: Buffer;
+  etag: string;
+}
+
+type Entry = CachedAnswer | LaneAnswer;
+
 type Load = () => Promise<CachedAnswer>;
 
 /** Prefix of the lane's entries, apart from remember()'s keys ("files ...", "pricing ..."). */
@@ -39,7 +47,7 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  */
 @Injectable()
 export class ImmutableReadCache {
-  private readonly cache: LRUCache<string, CachedAnswer, Load> | null;
+  private readonly cache: LRUCache<string, Entry, Load> | null;
   private readonly ttlMs: number;
 
   constructor(config: AppConfig) {
@@ -47,14 +55,15 @@ export class ImmutableReadCache {
     this.cache =
       maxBytes === 0
         ? null
-        : new LRUCache<string, CachedAnswer, Load>({
+        : new LRUCache<string, Entry, Load>({
             maxSize: maxBytes,
             ttl: ttlMs,
             // An expired answer still answers while its refresh runs in the background: the
             // entries loaded together would otherwise expire together, and every request for
             // them would wait behind one burst of database reads.
             allowStale: true,
-            sizeCalculation: (answer) => Math.max(1, Buffer.byteLength(answer.json)),
+            sizeCalculation: (entry) =>
+              Math.max(1, 'bytes' in entry ? entry.bytes.length : Buffer.byteLength(entry.json)),
             fetchMethod: (_key, _stale, { context }) => context(),
           });
     this.ttlMs = ttlMs;
@@ -64,8 +73,8 @@ export class ImmutableReadCache {
    * The answer the lane kept under `laneKey` (see immutable-read-lane.ts), unless it is older
    * than READ_CACHE_SECONDS: then the request goes through its route, which keeps it afresh.
    */
-  sentFor(laneKey: string): CachedAnswer | undefined {
-    return this.cache?.get(`${SENT} ${laneKey}`, { allowStale: false });
+  sentFor(laneKey: string): LaneAnswer | undefined {
+    return this.cache?.get(`${SENT} ${laneKey}`, { allowStale: false }) as LaneAnswer | undefined;
   }
 
   /**
@@ -76,7 +85,8 @@ export class ImmutableReadCache {
   keepSent(laneKey: string, json: string, etag: string, remainingMs = this.ttlMs): void {
     const key = `${SENT} ${laneKey}`;
     if (!this.cache || this.cache.has(key) || remainingMs <= 0) return;
-    this.cache.set(key, { json, etag, final: true }, { ttl: Math.min(remainingMs, this.ttlMs) });
+    const bytes = Buffer.from(json);
+    this.cache.set(key, { bytes, etag }, { ttl: Math.min(remainingMs, this.ttlMs) });
   }
 
   /**

@@ -58,7 +58,7 @@ function noteKept(request: FastifyRequest, kept: KeptAnswer | undefined): void {
 }
 
 /** A strong ETag of a response body. */
-export function etagOf(body: string): string {
+export function etagOf(body: string | Buffer): string {
   return `"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
 }
 
@@ -73,10 +73,9 @@ export async function immutableResponseHook(
   payload: unknown,
 ): Promise<unknown> {
   const maxAge = request.cacheForSeconds;
-  if (maxAge === undefined || reply.statusCode !== 200 || typeof payload !== 'string') {
-    return payload;
-  }
-  const etag = request.knownEtag ?? etagOf(payload);
+  const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : null;
+  if (maxAge === undefined || reply.statusCode !== 200 || body === null) return payload;
+  const etag = request.knownEtag ?? etagOf(body);
   void reply.header('etag', etag);
   void reply.header('cache-control', `private, max-age=${maxAge}`);
   const presented = request.headers['if-none-match'];
