@@ -21,8 +21,8 @@ export interface ServiceProcess {
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
-/** The heap limit the service runs with (package.json's scripts, the Dockerfile). */
-export const SERVICE_NODE_FLAGS = ['--max-old-space-size=192'];
+/** The heap limits the service runs with (package.json's scripts, the Dockerfile). */
+export const SERVICE_NODE_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=2'];
 
 const ENTRIES = {
   api: {

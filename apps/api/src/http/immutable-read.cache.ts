@@ -85,7 +85,10 @@ export class ImmutableReadCache {
   keepSent(laneKey: string, json: string, etag: string, remainingMs = this.ttlMs): void {
     const key = `${SENT} ${laneKey}`;
     if (!this.cache || this.cache.has(key) || remainingMs <= 0) return;
-    const bytes = Buffer.from(json);
+    // A memory of its own: a small Buffer.from() is a slice of a shared 8 KB slab, which one
+    // kept answer would hold whole long after the others were evicted.
+    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
+    bytes.write(json);
     this.cache.set(key, { bytes, etag }, { ttl: Math.min(remainingMs, this.ttlMs) });
   }
 
