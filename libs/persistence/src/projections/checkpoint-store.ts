@@ -95,7 +95,8 @@ export class CheckpointStore {
    * from those read models can be kept under it for as long as it is current.
    */
   async stamp(names: readonly string[]): Promise<string> {
-    const rows = await this.transactions.query<CheckpointRow & { updated_at: string }>(
+    const rows = await this.transactions.readPrepared<CheckpointRow & { updated_at: string }>(
+      `checkpoint-stamp-${names.length}`,
       `SELECT last_seq, last_transaction_id, updated_at FROM projection_checkpoints
        WHERE name IN (${placeholders(names.length)}) ORDER BY name`,
       [...names],
