@@ -38,6 +38,10 @@ describe('deterministicIds', () => {
     const namespace = '5b0c7a55-3f0e-4c2a-9d53-6f1d2b7c9e41';
     expect(pageId).toBe(uuidv5('page:notion.so/enterprise', namespace));
     expect(deterministicIds.child(pageId, 'plan', 2)).toBe(uuidv5(`plan:${pageId}/2`, namespace));
+    // Names beyond ASCII hash their UTF-8 bytes, as uuid's v5 does.
+    expect(deterministicIds.page('zürich.io', 'équipe-漢')).toBe(
+      uuidv5('page:zürich.io/équipe-漢', namespace),
+    );
   });
 
   it('gives different pages different ids', () => {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
   PricingExtracted,
-  buildPricingDocument,
   diffPricing,
   streamIds,
   type PricingDocument,
@@ -15,6 +14,7 @@ import {
   type LogPosition,
   type PricingChangeEntity,
 } from '#app/persistence';
+import { pricingDocumentOf } from './pricing-document-of.js';
 import type { Projector } from './projector.js';
 
 /**
@@ -53,14 +53,14 @@ export class PricingChangesProjector implements Projector {
     const latest = new Map<string, PricingDocument>(
       [...earlier].map(([page, event]) => [
         page,
-        buildPricingDocument(event.payload as PricingExtractedPayload),
+        pricingDocumentOf(event.payload as PricingExtractedPayload),
       ]),
     );
     const rows: PricingChangeEntity[] = [];
     for (const { event, position, payload } of extractions) {
       const before = latest.get(pageOf(payload));
       if (before && before.version >= payload.version) continue;
-      const after = buildPricingDocument(payload);
+      const after = pricingDocumentOf(payload);
       latest.set(pageOf(payload), after);
       diffPricing(before ?? { ...after, plans: [] }, after).forEach((change, index) => {
         rows.push({

@@ -1,11 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import {
-  PricingExtracted,
-  buildPricingDocument,
-  type PricingExtractedPayload,
-  type RecordedEvent,
-} from '#app/domain';
+import { PricingExtracted, type PricingExtractedPayload, type RecordedEvent } from '#app/domain';
 import { ReadModelTables, Transaction } from '#app/persistence';
+import { pricingDocumentOf } from './pricing-document-of.js';
 import type { Projector } from './projector.js';
 
 /** One ready-to-serve document per page and version: a read is a single row, no joins. */
@@ -26,7 +22,7 @@ export class PricingSnapshotsProjector implements Projector {
           companySlug: extraction.company_slug,
           pageSlug: extraction.page_slug,
           version: extraction.version,
-          document: JSON.stringify(buildPricingDocument(extraction)),
+          document: JSON.stringify(pricingDocumentOf(extraction)),
           createdAt: event.recordedAt,
         };
       });
