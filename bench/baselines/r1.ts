@@ -7,6 +7,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import type { BenchEnvironment } from '../support/environment.js';
+import type { BenchContext } from '../support/scenario.js';
 import { startService, type ServiceProcess } from '../support/service.js';
 import { baselineEnv, baselineServer, serveBaseline, type BaselineOptions } from './r0.js';
 
@@ -21,6 +23,18 @@ export function startR1(
     { ...baselineEnv(options), DATABASE_URL: options.databaseUrl, DATABASE_SCHEMA: options.schema },
     'R1',
   );
+}
+
+/** Starts R1 on a scenario's schema and Redis namespace, answering bodies of `bodyBytes`. */
+export function r1Of(context: BenchContext, environment: BenchEnvironment) {
+  return (bodyBytes: number) =>
+    startR1({
+      bodyBytes,
+      redisUrl: context.redisUrl,
+      keyNamespace: environment.env.QUEUE_PREFIX!.replace(/[{}]/g, ''),
+      databaseUrl: context.databaseUrl,
+      schema: environment.schema,
+    });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

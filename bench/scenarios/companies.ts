@@ -9,7 +9,7 @@
  */
 import { CATEGORIES } from '#app/domain';
 import type pg from 'pg';
-import { startR1 } from '../baselines/r1.js';
+import { r1Of } from '../baselines/r1.js';
 import { benchEnvironment } from '../support/environment.js';
 import { compareWithBaseline } from '../support/load.js';
 import { underCeiling, type Measurement, type Scenario } from '../support/scenario.js';
@@ -78,14 +78,7 @@ export const companiesScenario: Scenario = {
         .filter((_, index) => index % step === 0)
         .map((slug) => ({ path: `/v1/api/companies/${slug}` }));
 
-      const startBaseline = (bodyBytes: number) =>
-        startR1({
-          bodyBytes,
-          redisUrl: context.redisUrl,
-          keyNamespace: environment.env.QUEUE_PREFIX!.replace(/[{}]/g, ''),
-          databaseUrl: context.databaseUrl,
-          schema: environment.schema,
-        });
+      const startBaseline = r1Of(context, environment);
       const rows: Measurement[] = [];
       for (const { scenario, variants, randomOrder, minimumRatio } of [
         // Drawn at random from over a thousand distinct lists: no cache of a few carries it.

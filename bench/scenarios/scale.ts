@@ -22,7 +22,7 @@ import {
   ScrapeFileReader,
 } from '#app/persistence';
 import { benchEnvironment, type BenchEnvironment } from '../support/environment.js';
-import { startR1 } from '../baselines/r1.js';
+import { r1Of } from '../baselines/r1.js';
 import { compareWithBaseline } from '../support/load.js';
 import {
   underCeiling,
@@ -110,14 +110,7 @@ export const scaleScenario: Scenario = {
             })),
           },
           baselineName: 'R1',
-          startBaseline: (bodyBytes) =>
-            startR1({
-              bodyBytes,
-              redisUrl: context.redisUrl,
-              keyNamespace: environment.env.QUEUE_PREFIX!.replace(/[{}]/g, ''),
-              databaseUrl: context.databaseUrl,
-              schema: environment.schema,
-            }),
+          startBaseline: r1Of(context, environment),
           minimumRatio: MIN_RATIO,
           maximumP99Ratio: MAX_P99_RATIO,
         });
