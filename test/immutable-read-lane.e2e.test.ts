@@ -72,6 +72,30 @@ describe('the immutable-read lane', () => {
     expect(credits(revalidated)).toBe(credits(laned) - 1);
   });
 
+  it('keeps the answers of an ended period, files and pricing', async () => {
+    await ingestAndProject(api, [
+      records.company('period.io'),
+      records.page('period.io'),
+      records.scrape('period.io', '', '20250301'),
+      records.pricing('period.io', '', '20250301'),
+    ]);
+    const paths = ['/api/files/period.io/quarter/2025Q1', '/api/pricing/period.io?period=2025Q1'];
+    const routed = new Map<string, string>();
+    for (const path of paths) {
+      const response = await get(path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('cache-control'), path).toBe('private, max-age=3600');
+      routed.set(path, await response.text());
+    }
+    await transactions.query("DELETE FROM scrape_files WHERE company_slug = 'period.io'");
+    await transactions.query("DELETE FROM pricing_snapshots WHERE company_slug = 'period.io'");
+    for (const path of paths) {
+      const laned = await get(path);
+      expect(laned.status, path).toBe(200);
+      expect(await laned.text(), path).toBe(routed.get(path));
+    }
+  });
+
   it('refuses on the lane exactly as the guard does', async () => {
     const path = '/api/pricing/lane.io?version=20250301';
     expect((await get(path)).status).toBe(200);

@@ -152,6 +152,7 @@ export class FilesController {
   }
 
   @Get(':slug/quarter/:quarter')
+  @Header('content-type', JSON_CONTENT_TYPE)
   @ServedAheadOfNest(FILES_ACCESS)
   @ApiOperation({
     operationId: 'getFilesByQuarter',
@@ -184,6 +185,7 @@ export class FilesController {
   }
 
   @Get(':slug/month/:month')
+  @Header('content-type', JSON_CONTENT_TYPE)
   @ServedAheadOfNest(FILES_ACCESS)
   @ApiOperation({
     operationId: 'getFilesByMonth',
@@ -214,6 +216,7 @@ export class FilesController {
   }
 
   @Get(':slug/week/:week')
+  @Header('content-type', JSON_CONTENT_TYPE)
   @ServedAheadOfNest(FILES_ACCESS)
   @ApiOperation({
     operationId: 'getFilesByWeek',
@@ -316,10 +319,25 @@ export class FilesController {
     };
   }
 
+  /**
+   * The files of a quarter, month or week. An ended period's answer goes through the read cache
+   * like a version's: kept once it has files, and concurrent first reads share one query.
+   */
   private async inPeriod(slug: string, period: Period, request: FastifyRequest) {
-    const files = await this.filesOf(await this.pagesOf(slug), period);
-    markCacheable(request, period, files.length > 0);
-    return { files, count: files.length, period: { start: period.start, end: period.end } };
+    const load = async () => {
+      const files = await this.filesOf(await this.pagesOf(slug), period);
+      const json = JSON.stringify({
+        files,
+        count: files.length,
+        period: { start: period.start, end: period.end },
+      });
+      return { json, final: files.length > 0 };
+    };
+    if (!isPeriodClosed(period, new Date())) return (await load()).json;
+    const key = `files ${slug} ${period.start}-${period.end}`;
+    const answer = await this.immutableReads.remember(key, load);
+    markCacheable(request, period, answer.final, answer);
+    return answer.json;
   }
 
   private async pagesOf(slug: string): Promise<PricingPageEntity[]> {

@@ -5,6 +5,7 @@ import {
   isPeriodClosed,
   parsePeriod,
   parseVersion,
+  type Period,
   type PricingDocument,
 } from '#app/domain';
 import { PricingSnapshotReader, type PricingPageEntity } from '#app/persistence';
@@ -178,25 +179,22 @@ export class PricingController {
       periodText === undefined
         ? null
         : { text: periodText, period: periodOrThrow(parsePeriod(periodText), periodText) };
-    const page = await this.pageOf(slug);
     if (asked) {
       const { text, period } = asked;
-      const snapshot = await this.snapshots.earliestInRange(page.id, period.start, period.end);
-      if (!snapshot) {
-        const latest = await this.snapshots.latest(page.id);
-        throw new ApiError(404, 'PERIOD_NOT_FOUND', `No pricing extraction of ${slug} in ${text}`, {
-          slug,
-          requested_period: text,
-          message: `No pricing extraction of ${slug} between ${period.start} and ${period.end}`,
-          latest_version: latest?.version ?? null,
-          suggestion: latest
-            ? `The latest extraction is ${latest.version}: GET /v1/api/pricing/${slug}?version=${latest.version}`
-            : 'This page has no pricing extraction yet',
-        });
-      }
-      if (isPeriodClosed(period, new Date())) markImmutable(request);
-      return snapshot.document;
+      const load = () => this.documentInPeriod(slug, text, period);
+      if (!isPeriodClosed(period, new Date())) return load();
+      // An ended period's extraction is as settled as a version's: kept, first reads shared.
+      const answer = await this.immutableReads.remember(
+        `pricing ${slug} period ${text}`,
+        async () => ({
+          json: await load(),
+          final: true,
+        }),
+      );
+      markImmutable(request, answer);
+      return answer.json;
     }
+    const page = await this.pageOf(slug);
     const latest = await this.snapshots.latest(page.id);
     if (!latest) throw await this.versionNotFound(slug, page, null);
     return latest.document;
@@ -327,6 +325,23 @@ export class PricingController {
       to: newer.version,
       changes,
       count: changes.length,
+    });
+  }
+
+  /** The document of the earliest extraction in the period, or the 404 that says there is none. */
+  private async documentInPeriod(slug: string, text: string, period: Period): Promise<string> {
+    const page = await this.pageOf(slug);
+    const snapshot = await this.snapshots.earliestInRange(page.id, period.start, period.end);
+    if (snapshot) return snapshot.document;
+    const latest = await this.snapshots.latest(page.id);
+    throw new ApiError(404, 'PERIOD_NOT_FOUND', `No pricing extraction of ${slug} in ${text}`, {
+      slug,
+      requested_period: text,
+      message: `No pricing extraction of ${slug} between ${period.start} and ${period.end}`,
+      latest_version: latest?.version ?? null,
+      suggestion: latest
+        ? `The latest extraction is ${latest.version}: GET /v1/api/pricing/${slug}?version=${latest.version}`
+        : 'This page has no pricing extraction yet',
     });
   }
 
