@@ -75,7 +75,7 @@ export function serveImmutableReadsAheadOfNest(
     const answer = cache.sentFor(request.laneKey);
     if (!answer) return;
     if (!rule.projectors) markImmutable(request, answer);
-    return reply.header('content-type', JSON_CONTENT_TYPE).send(answer.bytes);
+    return reply.header('content-type', JSON_CONTENT_TYPE).send(answer.body);
   });
 }
 
@@ -104,6 +104,6 @@ export function keepLaneAnswer(
   const kept = request.keptAnswer;
   // A stale answer is sent while its route reads it again: the fresh one is kept next time.
   if (isMarkedImmutable(request) && !kept?.stale && typeof etag === 'string') {
-    cache.keepSent(laneKey, payload, etag, kept?.remainingMs);
+    cache.keepSent(laneKey, payload, etag, kept);
   }
 }

@@ -19,13 +19,25 @@ export interface LoadedAnswer {
  */
 export interface CachedAnswer extends LoadedAnswer, KeptAnswer {}
 
-/** An answer the lane sends again: its bytes (encoded once, not at every send) and its ETag. */
+/** An answer the lane sends again: its body and its ETag. */
 export interface LaneAnswer {
-  bytes: Buffer;
+  body: string | Buffer;
   etag: string;
 }
 
-type Entry = CachedAnswer | LaneAnswer;
+/** The lane's entry for an answer remember() keeps: the key it is kept under, not a copy. */
+interface LaneReference {
+  source: string;
+}
+
+type Entry = CachedAnswer | LaneAnswer | LaneReference;
+
+/** What an entry holds in memory: a reference holds next to nothing. */
+function entrySize(entry: Entry): number {
+  if ('source' in entry) return 1;
+  if ('body' in entry) return Math.max(1, Buffer.byteLength(entry.body));
+  return Math.max(1, Buffer.byteLength(entry.json));
+}
 
 type Load = () => Promise<CachedAnswer>;
 
@@ -62,8 +74,7 @@ export class ImmutableReadCache {
             // entries loaded together would otherwise expire together, and every request for
             // them would wait behind one burst of database reads.
             allowStale: true,
-            sizeCalculation: (entry) =>
-              Math.max(1, 'bytes' in entry ? entry.bytes.length : Buffer.byteLength(entry.json)),
+            sizeCalculation: entrySize,
             fetchMethod: (_key, _stale, { context }) => context(),
           });
     this.ttlMs = ttlMs;
@@ -74,22 +85,31 @@ export class ImmutableReadCache {
    * than READ_CACHE_SECONDS: then the request goes through its route, which keeps it afresh.
    */
   sentFor(laneKey: string): LaneAnswer | undefined {
-    return this.cache?.get(`${SENT} ${laneKey}`, { allowStale: false }) as LaneAnswer | undefined;
+    const entry = this.cache?.get(`${SENT} ${laneKey}`, { allowStale: false });
+    if (!entry || !('source' in entry)) return entry as LaneAnswer | undefined;
+    // Past its lifetime the source is being read again by its route (peek: a get would drop it).
+    if (!this.cache || this.cache.getRemainingTTL(entry.source) <= 0) return undefined;
+    const source = this.cache.peek(entry.source) as CachedAnswer | undefined;
+    return source && { body: source.json, etag: source.etag };
   }
 
   /**
-   * Keeps an answer just sent under `laneKey` for `remainingMs` (the rest of the lifetime of
-   * the kept answer it came from; a whole lifetime by default). One already kept stays as it
-   * is: its lifetime runs from when its route made it, not from when the lane last sent it.
+   * Keeps an answer just sent under `laneKey`: a reference to the entry remember() keeps it
+   * under (`kept.key`), which decides its lifetime, or else its bytes for READ_CACHE_SECONDS.
+   * One already kept stays as it is.
    */
-  keepSent(laneKey: string, json: string, etag: string, remainingMs = this.ttlMs): void {
+  keepSent(laneKey: string, json: string, etag: string, kept?: KeptAnswer): void {
     const key = `${SENT} ${laneKey}`;
-    if (!this.cache || this.cache.has(key) || remainingMs <= 0) return;
+    if (!this.cache || this.cache.has(key)) return;
+    if (kept?.key) {
+      this.cache.set(key, { source: kept.key });
+      return;
+    }
     // A memory of its own: a small Buffer.from() is a slice of a shared 8 KB slab, which one
     // kept answer would hold whole long after the others were evicted.
-    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
-    bytes.write(json);
-    this.cache.set(key, { bytes, etag }, { ttl: Math.min(remainingMs, this.ttlMs) });
+    const body = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
+    body.write(json);
+    this.cache.set(key, { body, etag });
   }
 
   /**
@@ -112,6 +132,6 @@ export class ImmutableReadCache {
     if (this.cache.peek(key) !== answer) return answer;
     // Concurrent misses shared it; the next request loads again. Only this very entry goes.
     if (!answer.final) this.cache.delete(key);
-    return answer.final ? { ...answer, remainingMs: this.cache.getRemainingTTL(key) } : answer;
+    return answer.final ? { ...answer, key } : answer;
   }
 }

@@ -16,13 +16,13 @@ declare module 'fastify' {
 }
 
 /**
- * A kept answer the handler sends: its ETag, and whether it is past its lifetime (sent while it
- * is read again) or else how many milliseconds it has left.
+ * A kept answer the handler sends: its ETag, whether it is past its lifetime (sent while it is
+ * read again), and the read cache's key for it while it is kept.
  */
 export interface KeptAnswer {
   etag: string;
   stale?: boolean;
-  remainingMs?: number;
+  key?: string;
 }
 
 /** How long a client may reuse an immutable answer before revalidating it with its ETag. */
