@@ -14,8 +14,8 @@ export interface LoadedAnswer {
 }
 
 /**
- * An answer as it is sent: its JSON text, the ETag of that text, whether it is final, and how
- * much of its lifetime is left (KeptAnswer).
+ * An answer as it is sent: its JSON text, the ETag of that text, whether it is final, and, as a
+ * KeptAnswer, whether it is past its lifetime or else the key it is kept under.
  */
 export interface CachedAnswer extends LoadedAnswer, KeptAnswer {}
 
@@ -54,8 +54,8 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * refreshed after at most READ_CACHE_SECONDS (60 by default), so a scrape that arrives late for a
  * version shows within about that time; the cache is bounded by the size of the answers' JSON
  * (READ_CACHE_MB, 0 turns it off). Concurrent misses of one key share one load. The same
- * budget holds the answers the lane ahead of Nest sends again (sentFor, keepSent): an answer
- * in both is one string, held once. Only this process uses it: nothing another process needs.
+ * budget holds the answers the lane ahead of Nest sends again (sentFor, keepSent): for an
+ * answer kept here already, the lane holds only its key. Only this process uses it: nothing another process needs.
  */
 @Injectable()
 export class ImmutableReadCache {
@@ -81,8 +81,9 @@ export class ImmutableReadCache {
   }
 
   /**
-   * The answer the lane kept under `laneKey` (see immutable-read-lane.ts), unless it is older
-   * than READ_CACHE_SECONDS: then the request goes through its route, which keeps it afresh.
+   * The answer the lane kept under `laneKey` (see immutable-read-lane.ts), unless it (or the
+   * entry it refers to) is past READ_CACHE_SECONDS: then the request goes through its route,
+   * which reads it again.
    */
   sentFor(laneKey: string): LaneAnswer | undefined {
     const entry = this.cache?.get(`${SENT} ${laneKey}`, { allowStale: false });

@@ -8,9 +8,7 @@ declare module 'fastify' {
      * long a client may reuse it before revalidating it with its ETag.
      */
     cacheForSeconds?: number;
-    /** The answer's ETag when the handler already has it (a cached answer). */
-    knownEtag?: string;
-    /** The answer's kept copy: whether it is past its lifetime, else how long it has left. */
+    /** The kept answer the handler sends, when it sends one: its ETag is not worked out again. */
     keptAnswer?: KeptAnswer;
   }
 }
@@ -29,8 +27,8 @@ export interface KeptAnswer {
 const MAX_AGE_SECONDS = 3600;
 
 /**
- * The answer cannot change. `kept`: the cached answer it is (etagOf its JSON text), so it is
- * not hashed again.
+ * The answer cannot change. `kept`: the kept answer it is, whose ETag (etagOf its JSON text)
+ * is not worked out again.
  */
 export function markImmutable(request: FastifyRequest, kept?: KeptAnswer): void {
   request.cacheForSeconds = MAX_AGE_SECONDS;
@@ -53,7 +51,6 @@ export function markRevalidated(request: FastifyRequest, kept?: KeptAnswer): voi
 }
 
 function noteKept(request: FastifyRequest, kept: KeptAnswer | undefined): void {
-  request.knownEtag = kept?.etag;
   request.keptAnswer = kept;
 }
 
@@ -75,7 +72,7 @@ export async function immutableResponseHook(
   const maxAge = request.cacheForSeconds;
   const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : null;
   if (maxAge === undefined || reply.statusCode !== 200 || body === null) return payload;
-  const etag = request.knownEtag ?? etagOf(body);
+  const etag = request.keptAnswer?.etag ?? etagOf(body);
   void reply.header('etag', etag);
   void reply.header('cache-control', `private, max-age=${maxAge}`);
   const presented = request.headers['if-none-match'];
