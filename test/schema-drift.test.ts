@@ -26,6 +26,7 @@ describe('migrations and entities agree', () => {
       'PricingChanges1764100000000',
       'Webhooks1764200000000',
       'ProjectionFailures1764400000000',
+      'CompanySearchByCategory1764500000000',
     ]);
     expect(await runMigrations(dataSource)).toEqual([]);
   });

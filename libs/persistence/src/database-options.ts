@@ -17,6 +17,7 @@ import { DropUnusedScrapeIndex1764000000000 } from './migrations/1764000000000-d
 import { PricingChanges1764100000000 } from './migrations/1764100000000-pricing-changes.js';
 import { Webhooks1764200000000 } from './migrations/1764200000000-webhooks.js';
 import { ProjectionFailures1764400000000 } from './migrations/1764400000000-projection-failures.js';
+import { CompanySearchByCategory1764500000000 } from './migrations/1764500000000-company-search-by-category.js';
 
 export const ENTITIES = [
   CompanyEntity,
@@ -36,6 +37,7 @@ export const MIGRATIONS = [
   PricingChanges1764100000000,
   Webhooks1764200000000,
   ProjectionFailures1764400000000,
+  CompanySearchByCategory1764500000000,
 ];
 
 /** The part of a better-sqlite3 connection the options below use. */

@@ -16,6 +16,10 @@ export {
   type ProjectorFailure,
 } from './projections/checkpoint-store.js';
 export {
+  CheckpointStampBoard,
+  type PublishedStamps,
+} from './projections/checkpoint-stamp-board.js';
+export {
   PROJECTOR_NAMES,
   ProjectionLagReader,
   type ProjectorName,
@@ -32,6 +36,7 @@ export {
   CompanyReader,
   COMPANY_SORT_COLUMNS,
   type CompanySortField,
+  type CompanyFilters,
   type CompanyListQuery,
 } from './read-models/company.reader.js';
 export { PageReader } from './read-models/page.reader.js';

@@ -6,6 +6,7 @@ import { buildDataSourceOptions } from './database-options.js';
 import { EventStore } from './events/event-store.js';
 import { ApiKeyRepository } from './keys/api-key.repository.js';
 import { runMigrations } from './migrate.js';
+import { CheckpointStampBoard } from './projections/checkpoint-stamp-board.js';
 import { CheckpointStore } from './projections/checkpoint-store.js';
 import { ProjectionLagReader } from './projections/projection-lag.reader.js';
 import { CompanyReader } from './read-models/company.reader.js';
@@ -20,6 +21,7 @@ import { WebhookRepository } from './webhooks/webhook.repository.js';
 const PROVIDERS = [
   TransactionRunner,
   EventStore,
+  CheckpointStampBoard,
   CheckpointStore,
   ProjectionLagReader,
   ReadModelTables,

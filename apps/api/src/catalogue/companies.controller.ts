@@ -1,8 +1,9 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CATEGORIES } from '#app/domain';
-import { CompanyReader, PageReader } from '#app/persistence';
+import { CheckpointStore, CompanyReader, PageReader, type CompanyFilters } from '#app/persistence';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { ImmutableReadCache } from '../http/immutable-read.cache.js';
 import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
 import { ApiError } from '../errors/api-error.js';
 import { CompanyDetailDto, CompanyListDto } from '../openapi/catalogue.dto.js';
@@ -24,6 +25,9 @@ import { SlugResolver } from './slug-resolver.js';
 /** Who may read companies: the guard's rule, and the lane's (ServedAheadOfNest). */
 const COMPANIES_ACCESS = { scope: 'read', feature: 'companies' } as const;
 
+/** The read model a companies list is made from. */
+const LIST_READ_MODELS = ['companies'];
+
 @Controller('api/companies')
 @UseGuards(ApiKeyGuard(COMPANIES_ACCESS.scope, COMPANIES_ACCESS.feature))
 @ApiTags('Companies')
@@ -34,11 +38,13 @@ export class CompaniesController {
     private readonly companies: CompanyReader,
     private readonly pages: PageReader,
     private readonly slugs: SlugResolver,
+    private readonly checkpoints: CheckpointStore,
+    private readonly answers: ImmutableReadCache,
   ) {}
 
   @Get()
   // The page and its total come from the companies read model alone.
-  @ServedAheadOfNest(COMPANIES_ACCESS, ['companies'])
+  @ServedAheadOfNest(COMPANIES_ACCESS, LIST_READ_MODELS)
   @ApiOperation({
     operationId: 'listCompanies',
     summary: 'List companies',
@@ -128,18 +134,40 @@ export class CompaniesController {
   async list(@Query() query: Record<string, QueryValue>) {
     const limit = integerParameter('limit', query.limit, { fallback: 20, min: 1, max: 100 });
     const page = integerParameter('page', query.page, { fallback: 1, min: 1 });
-    const { rows, total } = await this.companies.list({
+    const filters: CompanyFilters = {
       search: optionalText('search', query.search),
       category: categoryParameter(query.category),
       employees: employeesParameter(query.employees),
-      ...sortParameter(query.sort),
-      limit,
-      offset: (page - 1) * limit,
-    });
+    };
+    const [rows, total] = await Promise.all([
+      this.companies.page({
+        ...filters,
+        ...sortParameter(query.sort),
+        limit,
+        offset: (page - 1) * limit,
+      }),
+      this.total(filters),
+    ]);
     return {
       data: rows.map(companySummary),
       pagination: { total, page, limit, has_more: page * limit < total },
     };
+  }
+
+  /**
+   * How many companies match `filters`, counted once for each state of the companies read
+   * model (every page and order of one search shares it) and kept with the answers.
+   */
+  private async total(filters: CompanyFilters): Promise<number> {
+    const stamp = await this.checkpoints.stamp(
+      LIST_READ_MODELS,
+      await this.checkpoints.publishedStamps(LIST_READ_MODELS),
+    );
+    const counted = await this.answers.remember(
+      `companies total ${JSON.stringify(filters)} @${stamp}`,
+      async () => ({ json: String(await this.companies.count(filters)), final: true }),
+    );
+    return Number(counted.json);
   }
 
   @Get(':slug')

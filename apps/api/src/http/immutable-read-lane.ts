@@ -5,13 +5,22 @@ import type { CheckpointStore } from '#app/persistence';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AdmissionRule, RequestAdmission } from '../auth/request-admission.js';
 import { sendErrorReply } from '../errors/error-body.filter.js';
-import { JSON_CONTENT_TYPE, type ImmutableReadCache } from './immutable-read.cache.js';
+import {
+  JSON_CONTENT_TYPE,
+  type ImmutableReadCache,
+  type LaneAnswer,
+} from './immutable-read.cache.js';
 import { isMarkedImmutable, markImmutable } from './immutable-response.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the lane once it has admitted a request: where its answer is kept. */
     laneKey?: string;
+    /**
+     * Set on the request that goes to its route for an answer the lane does not hold: hands the
+     * answer it kept (or nothing) to the requests for the same one that arrived meanwhile.
+     */
+    settleLaneWaiters?: (answer: LaneAnswer | undefined) => void;
   }
 }
 
@@ -59,21 +68,48 @@ export function serveImmutableReadsAheadOfNest(
   checkpoints: CheckpointStore,
   cache: ImmutableReadCache,
 ): void {
+  const answering = new Map<string, Promise<LaneAnswer | undefined>>();
+  const goFirst = (request: FastifyRequest, reply: FastifyReply) => {
+    const key = request.laneKey!;
+    let settle!: (answer: LaneAnswer | undefined) => void;
+    const answered = new Promise<LaneAnswer | undefined>((resolve) => (settle = resolve));
+    answering.set(key, answered);
+    request.settleLaneWaiters = (answer) => {
+      if (answering.get(key) === answered) answering.delete(key);
+      settle(answer);
+    };
+    // Whatever becomes of the request (an error, a client gone), the others go on.
+    reply.raw.once('close', () => request.settleLaneWaiters?.(undefined));
+  };
   fastify.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET') return;
     const rule = laneRuleOf(request);
     if (!rule) return;
+    const { projectors } = rule;
+    // Read from Redis while the request is metered there: the two round trips overlap.
+    const published = projectors ? checkpoints.publishedStamps(projectors) : null;
+    published?.catch(() => undefined); // a refused request answers with its refusal
     try {
       await admission.admit(request, rule);
-      request.laneKey = rule.projectors
-        ? `${request.url} @${await checkpoints.stamp(rule.projectors)}`
+      request.laneKey = projectors
+        ? `${request.url} @${await checkpoints.stamp(projectors, await published)}`
         : request.url;
     } catch (error) {
       sendErrorReply(error, request, reply);
       return reply;
     }
-    const answer = cache.sentFor(request.laneKey);
-    if (!answer) return;
+    let answer = cache.sentFor(request.laneKey);
+    if (!answer) {
+      // Requests for one answer arriving together (a popular URL, a moved checkpoint) send one
+      // to its route; the others wait for what it keeps.
+      const pending = answering.get(request.laneKey);
+      if (!pending) {
+        goFirst(request, reply);
+        return;
+      }
+      answer = await pending;
+      if (!answer) return;
+    }
     if (!rule.projectors) markImmutable(request, answer);
     return reply.header('content-type', JSON_CONTENT_TYPE).send(answer.body);
   });
@@ -86,7 +122,8 @@ export function admittedByLane(request: FastifyRequest): boolean {
 
 /**
  * For the onSend chain, after the ETag step: keeps a lane route's 200 under its lane key (a
- * 304 carries no body to keep), if the answer is one the lane may send again.
+ * 304 carries no body to keep), if the answer is one the lane may send again, and hands it to
+ * the requests that waited for it.
  */
 export function keepLaneAnswer(
   cache: ImmutableReadCache,
@@ -95,15 +132,29 @@ export function keepLaneAnswer(
   payload: unknown,
 ): void {
   const { laneKey } = request;
-  if (laneKey === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return;
+  if (laneKey === undefined) return;
+  const kept = keep(cache, request, reply, payload, laneKey);
+  request.settleLaneWaiters?.(kept ? cache.sentFor(laneKey) : undefined);
+}
+
+function keep(
+  cache: ImmutableReadCache,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  laneKey: string,
+): boolean {
+  if (reply.statusCode !== 200 || typeof payload !== 'string') return false;
   if (laneRuleOf(request)?.projectors) {
     cache.keepSent(laneKey, payload, '');
-    return;
+    return true;
   }
   const etag = reply.getHeader('etag');
   const kept = request.keptAnswer;
   // A stale answer is sent while its route reads it again: the fresh one is kept next time.
   if (isMarkedImmutable(request) && !kept?.stale && typeof etag === 'string') {
     cache.keepSent(laneKey, payload, etag, kept);
+    return true;
   }
+  return false;
 }

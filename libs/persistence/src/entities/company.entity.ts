@@ -17,6 +17,8 @@ const { company } = RECORD_BOUNDS;
 // Trigram indexes of the search (PostgreSQL only); TypeORM cannot describe them, so it must leave them be.
 @Index('ix_companies_name_trgm', { synchronize: false })
 @Index('ix_companies_slug_trgm', { synchronize: false })
+@Index('ix_companies_category_name_trgm', { synchronize: false })
+@Index('ix_companies_category_slug_trgm', { synchronize: false })
 export class CompanyEntity {
   @PrimaryColumn('integer') id!: number;
   @Column('varchar', { length: company.slug.maxLength }) slug!: string;

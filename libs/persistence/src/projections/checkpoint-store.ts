@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { LogPosition } from '../events/event-store.js';
 import { placeholders } from '../sql.js';
 import { Transaction, TransactionRunner } from '../transaction-runner.js';
+import { CheckpointStampBoard, type PublishedStamps } from './checkpoint-stamp-board.js';
 
 export const START_OF_LOG: LogPosition = { transactionId: '0', seq: 0 };
 
@@ -34,6 +35,9 @@ export interface CheckpointState {
   failure: ProjectorFailure | null;
 }
 
+/** PostgreSQL's SQLSTATE for a row lock that NOWAIT would have had to wait for. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
 /** An error message is kept whole enough to act on, never so long it floods a table or a log. */
 const MAX_FAILURE_LENGTH = 2_000;
 
@@ -48,7 +52,10 @@ const positionOf = (row: CheckpointRow): LogPosition => ({
  */
 @Injectable()
 export class CheckpointStore {
-  constructor(private readonly transactions: TransactionRunner) {}
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly board: CheckpointStampBoard,
+  ) {}
 
   async ensure(name: string): Promise<void> {
     await this.transactions.query(
@@ -90,20 +97,65 @@ export class CheckpointStore {
   }
 
   /**
+   * The stamps published for the named read models (CheckpointStampBoard), read from Redis
+   * alone: a request starts it beside its metering, and completes it with stamp() once
+   * admitted. None on SQLite, whose stamp is a read in this process's own file.
+   */
+  publishedStamps(names: readonly string[]): Promise<PublishedStamps> | null {
+    return this.transactions.dialect === 'postgres' ? this.board.read(names) : null;
+  }
+
+  /**
    * A text that changes whenever one of the named read models changes: their checkpoints'
    * positions and times (a rebuild to the same position still moves the time). An answer made
-   * from those read models can be kept under it for as long as it is current.
+   * from those read models can be kept under it for as long as it is current. Taken from
+   * `published` (publishedStamps()) when every one is there; otherwise read from the database
+   * and published for the next request, unless a projector is moving one of them right now.
    */
-  async stamp(names: readonly string[]): Promise<string> {
-    const rows = await this.transactions.readPrepared<CheckpointRow & { updated_at: string }>(
-      `checkpoint-stamp-${names.length}`,
-      `SELECT last_seq, last_transaction_id, updated_at FROM projection_checkpoints
-       WHERE name IN (${placeholders(names.length)}) ORDER BY name`,
-      [...names],
+  async stamp(names: readonly string[], published: PublishedStamps | null): Promise<string> {
+    if (published?.stamps.every((stamp) => stamp !== null)) return published.stamps.join(' ');
+    if (!published) return (await this.storedStamps(names, 'read')).join(' ');
+    const settled = await this.storedStamps(names, 'settled');
+    if (settled) {
+      // The stamp is this request's either way; a lost publication is made again next time.
+      await this.board.publish(names, published.fences, settled).catch(() => undefined);
+      return settled.join(' ');
+    }
+    return (await this.storedStamps(names, 'read')).join(' ');
+  }
+
+  /**
+   * Each named checkpoint's stamp, in the order of `names`. `settled` reads them under a share
+   * lock that refuses to wait, and answers null while a projector holds one: the only stamps
+   * that may be published (CheckpointStampBoard), and while one is not created yet.
+   */
+  private async storedStamps(names: readonly string[], mode: 'read'): Promise<string[]>;
+  private async storedStamps(names: readonly string[], mode: 'settled'): Promise<string[] | null>;
+  private async storedStamps(
+    names: readonly string[],
+    mode: 'read' | 'settled',
+  ): Promise<string[] | null> {
+    const lock = mode === 'settled' ? 'FOR SHARE NOWAIT' : '';
+    let rows: (CheckpointRow & { name: string; updated_at: string })[];
+    try {
+      rows = await this.transactions.readPrepared(
+        `checkpoint-stamp-${mode}-${names.length}`,
+        `SELECT name, last_seq, last_transaction_id, updated_at FROM projection_checkpoints
+         WHERE name IN (${placeholders(names.length)}) ${lock}`,
+        [...names],
+      );
+    } catch (error) {
+      if (mode === 'settled' && (error as { code?: string }).code === LOCK_NOT_AVAILABLE) {
+        return null;
+      }
+      throw error;
+    }
+    const stampOf = new Map(
+      rows.map((row) => [row.name, `${row.last_transaction_id}.${row.last_seq}.${row.updated_at}`]),
     );
-    return rows
-      .map((row) => `${row.last_transaction_id}.${row.last_seq}.${row.updated_at}`)
-      .join(' ');
+    // A checkpoint not created yet has no stamp to publish.
+    if (mode === 'settled' && stampOf.size < names.length) return null;
+    return names.map((name) => stampOf.get(name) ?? '');
   }
 
   /** Every checkpoint, in name order, with the failure that stopped it if any. */
@@ -169,8 +221,12 @@ export class CheckpointStore {
     return failed.map((row) => row.name);
   }
 
-  /** Moves the named projectors' checkpoints to `position`, in one statement. */
+  /**
+   * Moves the named projectors' checkpoints to `position`, in one statement. The transaction
+   * holds their rows (claim()): on PostgreSQL their published stamps are taken down first.
+   */
   async advance(tx: Transaction, names: string[], position: LogPosition): Promise<void> {
+    if (tx.dialect === 'postgres') await this.board.unsettle(names);
     await tx.query(
       `UPDATE projection_checkpoints SET last_seq = $1, last_transaction_id = $2, updated_at = $3
        WHERE name IN (${placeholders(names.length, 4)})`,

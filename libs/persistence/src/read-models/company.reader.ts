@@ -14,13 +14,17 @@ export const COMPANY_SORT_COLUMNS = {
 
 export type CompanySortField = keyof typeof COMPANY_SORT_COLUMNS;
 
-export interface CompanyListQuery {
+/** What a companies list is filtered by. */
+export interface CompanyFilters {
   /** Case-insensitive substring of the name or slug. */
   search?: string;
   /** Exact, in the canonical spelling. */
   category?: string;
   /** Exact band, e.g. `51-200`. */
   employees?: string;
+}
+
+export interface CompanyListQuery extends CompanyFilters {
   sort: CompanySortField;
   descending: boolean;
   limit: number;
@@ -40,32 +44,38 @@ export class CompanyReader {
     this.companies = dataSource.getRepository(CompanyEntity);
   }
 
-  async list(query: CompanyListQuery): Promise<{ rows: CompanyEntity[]; total: number }> {
+  /** One page of the companies matching `query`, in its order (ties broken by id). */
+  page(query: CompanyListQuery): Promise<CompanyEntity[]> {
+    const direction = query.descending ? 'DESC' : 'ASC';
+    return this.matching(query)
+      .orderBy(`company.${COMPANY_SORT_COLUMNS[query.sort]}`, direction)
+      .addOrderBy('company.id', direction)
+      .offset(query.offset)
+      .limit(query.limit)
+      .getMany();
+  }
+
+  /** How many companies match `filters` (a plain COUNT: getManyAndCount's COUNT(DISTINCT id) sorts them all). */
+  async count(filters: CompanyFilters): Promise<number> {
+    const counted = await this.matching(filters)
+      .select('COUNT(*)', 'total')
+      .getRawOne<{ total: number | string }>();
+    return Number(counted?.total ?? 0);
+  }
+
+  private matching(filters: CompanyFilters) {
     const builder = this.companies.createQueryBuilder('company');
-    if (query.search) {
+    if (filters.search) {
       builder.andWhere(
         "(LOWER(company.name) LIKE :pattern ESCAPE '\\' OR company.slug LIKE :pattern ESCAPE '\\')",
-        { pattern: likePattern(query.search) },
+        { pattern: likePattern(filters.search) },
       );
     }
-    if (query.category)
-      builder.andWhere('company.category = :category', { category: query.category });
-    if (query.employees)
-      builder.andWhere('company.employees = :employees', { employees: query.employees });
-    const direction = query.descending ? 'DESC' : 'ASC';
-    // Two plain queries side by side rather than getManyAndCount, whose COUNT(DISTINCT id)
-    // sorts every match of a query without joins to count them.
-    const [rows, counted] = await Promise.all([
-      builder
-        .clone()
-        .orderBy(`company.${COMPANY_SORT_COLUMNS[query.sort]}`, direction)
-        .addOrderBy('company.id', direction)
-        .offset(query.offset)
-        .limit(query.limit)
-        .getMany(),
-      builder.clone().select('COUNT(*)', 'total').getRawOne<{ total: number | string }>(),
-    ]);
-    return { rows, total: Number(counted?.total ?? 0) };
+    if (filters.category)
+      builder.andWhere('company.category = :category', { category: filters.category });
+    if (filters.employees)
+      builder.andWhere('company.employees = :employees', { employees: filters.employees });
+    return builder;
   }
 
   /** How many companies each category has; categories without one are absent. */
