@@ -145,19 +145,21 @@ export async function measureLatency(
   rate: number,
   quick: boolean,
 ): Promise<LatencyResult> {
-  const { probeSeconds } = loadDurations(quick);
+  const { warmUpSeconds, probeSeconds } = loadDurations(quick);
   const latencies: number[] = [];
   const statusCodes: Record<string, number> = {};
   let errors = 0;
+  const request = (index: number) =>
+    target.randomOrder
+      ? { path: randomPath(target) }
+      : target.variants[index % target.variants.length]!;
+  const at = { origin: target.origin, headers: target.headers, rate, request };
+  // As before a throughput run: the first seconds at the rate (JIT, pools, the first read of
+  // each answer a cache keeps) are not measured, so that the p99 is the steady state's.
+  await openLoop({ ...at, seconds: warmUpSeconds, onOutcome: () => undefined });
   await openLoop({
-    origin: target.origin,
-    headers: target.headers,
-    rate,
+    ...at,
     seconds: probeSeconds,
-    request: (index) =>
-      target.randomOrder
-        ? { path: randomPath(target) }
-        : target.variants[index % target.variants.length]!,
     onOutcome: (_, outcome) => {
       if (!('status' in outcome)) {
         errors += 1;
@@ -168,16 +170,16 @@ export async function measureLatency(
     },
   });
   latencies.sort((a, b) => a - b);
-  const at = (quantile: number) => percentile(latencies, quantile);
+  const quantile = (fraction: number) => percentile(latencies, fraction);
   const non2xx = Object.entries(statusCodes)
     .filter(([code]) => !code.startsWith('2'))
     .reduce((sum, [, count]) => sum + count, 0);
   assertMostlyAnswered(target, latencies.length + errors, non2xx + errors, statusCodes);
   return {
     rate,
-    p50Ms: at(0.5),
-    p90Ms: at(0.9),
-    p99Ms: at(0.99),
+    p50Ms: quantile(0.5),
+    p90Ms: quantile(0.9),
+    p99Ms: quantile(0.99),
     maxMs: latencies.at(-1) ?? 0,
     requests: latencies.length,
     non2xx,
