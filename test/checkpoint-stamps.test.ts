@@ -93,7 +93,7 @@ describe.runIf(environment.dialect === 'postgres')('checkpoint stamps on Postgre
 
 describe.runIf(environment.dialect === 'sqlite')('checkpoint stamps on SQLite', () => {
   it('are read from the database file, and nothing is published', async () => {
-    expect(checkpoints.publishedStamps(NAMES)).toBeNull();
+    expect(await checkpoints.publishedStamps(NAMES)).toBeNull();
     const before = await checkpoints.stamp(NAMES, null);
     await ingestAndProject(api, [records.company('stamp2.io')]);
     expect(await checkpoints.stamp(NAMES, null)).not.toBe(before);

@@ -88,7 +88,6 @@ export function serveImmutableReadsAheadOfNest(
     const { projectors } = rule;
     // Read from Redis while the request is metered there: the two round trips overlap.
     const published = projectors ? checkpoints.publishedStamps(projectors) : null;
-    published?.catch(() => undefined); // a refused request answers with its refusal
     try {
       await admission.admit(request, rule);
       request.laneKey = projectors

@@ -43,6 +43,8 @@ redis.call('PEXPIRE', KEYS[1], ARGV[1])`;
  */
 const STAMP_LIFETIME_MS = 60_000;
 
+const COMMAND_TIMEOUT_MS = 1_000;
+
 interface BoardCommands {
   readCheckpointStamps(stamps: string, fences: string, ...names: string[]): Promise<string[]>;
   unsettleCheckpointStamps(stamps: string, fences: string, ...names: string[]): Promise<null>;
@@ -78,6 +80,9 @@ export class CheckpointStampBoard implements OnApplicationShutdown {
   constructor(config: AppConfig) {
     const connection = createRedisConnection(config.redis.url, 'checkpoints', {
       maxRetriesPerRequest: 1,
+      // Nothing waits on a stalled Redis: a reader falls back to the database, a projector's
+      // transaction rolls back and runs again (a late reply changes nothing that matters).
+      commandTimeout: COMMAND_TIMEOUT_MS,
       lazyConnect: true,
       // The reads of requests served side by side go out in one write.
       enableAutoPipelining: true,

@@ -99,10 +99,12 @@ export class CheckpointStore {
   /**
    * The stamps published for the named read models (CheckpointStampBoard), read from Redis
    * alone: a request starts it beside its metering, and completes it with stamp() once
-   * admitted. None on SQLite, whose stamp is a read in this process's own file.
+   * admitted. Null on SQLite, whose stamp is a read of this process's own file, and when Redis
+   * does not answer: the database's stamp is as good, only slower.
    */
-  publishedStamps(names: readonly string[]): Promise<PublishedStamps> | null {
-    return this.transactions.dialect === 'postgres' ? this.board.read(names) : null;
+  async publishedStamps(names: readonly string[]): Promise<PublishedStamps | null> {
+    if (this.transactions.dialect !== 'postgres') return null;
+    return this.board.read(names).catch(() => null);
   }
 
   /**
@@ -118,7 +120,7 @@ export class CheckpointStore {
     const settled = await this.storedStamps(names, 'settled');
     if (settled) {
       // The stamp is this request's either way; a lost publication is made again next time.
-      await this.board.publish(names, published.fences, settled).catch(() => undefined);
+      this.board.publish(names, published.fences, settled).catch(() => undefined);
       return settled.join(' ');
     }
     return (await this.storedStamps(names, 'read')).join(' ');
