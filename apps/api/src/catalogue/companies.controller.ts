@@ -159,10 +159,7 @@ export class CompaniesController {
    * model (every page and order of one search shares it) and kept with the answers.
    */
   private async total(filters: CompanyFilters): Promise<number> {
-    const stamp = await this.checkpoints.stamp(
-      LIST_READ_MODELS,
-      await this.checkpoints.publishedStamps(LIST_READ_MODELS),
-    );
+    const stamp = await this.checkpoints.currentStamp(LIST_READ_MODELS);
     const counted = await this.answers.remember(
       `companies total ${JSON.stringify(filters)} @${stamp}`,
       async () => ({ json: String(await this.companies.count(filters)), final: true }),

@@ -109,7 +109,7 @@ export function serveImmutableReadsAheadOfNest(
       answer = await pending;
       if (!answer) return;
     }
-    if (!rule.projectors) markImmutable(request, answer);
+    if (!projectors) markImmutable(request, answer);
     return reply.header('content-type', JSON_CONTENT_TYPE).send(answer.body);
   });
 }

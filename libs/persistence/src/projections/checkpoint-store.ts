@@ -126,6 +126,11 @@ export class CheckpointStore {
     return (await this.storedStamps(names, 'read')).join(' ');
   }
 
+  /** The named read models' stamp now, for a caller that reads nothing beside it. */
+  async currentStamp(names: readonly string[]): Promise<string> {
+    return this.stamp(names, await this.publishedStamps(names));
+  }
+
   /**
    * Each named checkpoint's stamp, in the order of `names`. `settled` reads them under a share
    * lock that refuses to wait, and answers null while a projector holds one: the only stamps
