@@ -38,6 +38,7 @@ export {
   type CompanySortField,
   type CompanyFilters,
   type CompanyListQuery,
+  type CompanyOrder,
 } from './read-models/company.reader.js';
 export { PageReader } from './read-models/page.reader.js';
 export { ScrapeFileReader } from './read-models/scrape-file.reader.js';

@@ -1,7 +1,14 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CATEGORIES } from '#app/domain';
-import { CheckpointStore, CompanyReader, PageReader, type CompanyFilters } from '#app/persistence';
+import {
+  CheckpointStore,
+  CompanyReader,
+  PageReader,
+  type CompanyEntity,
+  type CompanyFilters,
+  type CompanyOrder,
+} from '#app/persistence';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ImmutableReadCache } from '../http/immutable-read.cache.js';
 import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
@@ -27,6 +34,9 @@ const COMPANIES_ACCESS = { scope: 'read', feature: 'companies' } as const;
 
 /** The read model a companies list is made from. */
 const LIST_READ_MODELS = ['companies'];
+
+/** The most matches whose ids a search keeps (about 35 KB of JSON), one read for all its pages. */
+const KEPT_MATCHES = 5_000;
 
 @Controller('api/companies')
 @UseGuards(ApiKeyGuard(COMPANIES_ACCESS.scope, COMPANIES_ACCESS.feature))
@@ -139,15 +149,10 @@ export class CompaniesController {
       category: categoryParameter(query.category),
       employees: employeesParameter(query.employees),
     };
-    const [rows, total] = await Promise.all([
-      this.companies.page({
-        ...filters,
-        ...sortParameter(query.sort),
-        limit,
-        offset: (page - 1) * limit,
-      }),
-      this.total(filters),
-    ]);
+    const [rows, total] = await this.pageAndTotal(filters, sortParameter(query.sort), {
+      limit,
+      offset: (page - 1) * limit,
+    });
     return {
       data: rows.map(companySummary),
       pagination: { total, page, limit, has_more: page * limit < total },
@@ -155,11 +160,42 @@ export class CompaniesController {
   }
 
   /**
+   * One page of the companies matching `filters` and how many match. A search that matches at
+   * most KEPT_MATCHES keeps their ids in order, read once for each state of the companies read
+   * model, so each of its pages is a primary-key read and its total the length of that list;
+   * a broader one reads its page in order and counts once per state.
+   */
+  private async pageAndTotal(
+    filters: CompanyFilters,
+    order: CompanyOrder,
+    window: { limit: number; offset: number },
+  ): Promise<[CompanyEntity[], number]> {
+    const stamp = await this.checkpoints.currentStamp(LIST_READ_MODELS);
+    const kept = await this.answers.remember(
+      `companies ids ${JSON.stringify(filters)} ${JSON.stringify(order)} @${stamp}`,
+      async () => ({
+        json: JSON.stringify(
+          await this.companies.matchingIds({ ...filters, ...order }, KEPT_MATCHES),
+        ),
+        final: true,
+      }),
+    );
+    const ids = JSON.parse(kept.json) as number[] | null;
+    if (ids) {
+      const cut = ids.slice(window.offset, window.offset + window.limit);
+      return [await this.companies.byIds(cut), ids.length];
+    }
+    return Promise.all([
+      this.companies.page({ ...filters, ...order, ...window }),
+      this.total(filters, stamp),
+    ]);
+  }
+
+  /**
    * How many companies match `filters`, counted once for each state of the companies read
    * model (every page and order of one search shares it) and kept with the answers.
    */
-  private async total(filters: CompanyFilters): Promise<number> {
-    const stamp = await this.checkpoints.currentStamp(LIST_READ_MODELS);
+  private async total(filters: CompanyFilters, stamp: string): Promise<number> {
     const counted = await this.answers.remember(
       `companies total ${JSON.stringify(filters)} @${stamp}`,
       async () => ({ json: String(await this.companies.count(filters)), final: true }),

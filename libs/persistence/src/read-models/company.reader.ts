@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, In, Repository } from 'typeorm';
 import { CompanyEntity } from '../entities/company.entity.js';
 
 export const COMPANY_SORT_COLUMNS = {
@@ -24,9 +24,13 @@ export interface CompanyFilters {
   employees?: string;
 }
 
-export interface CompanyListQuery extends CompanyFilters {
+/** The order of a companies list (ties are broken by id, in the same direction). */
+export interface CompanyOrder {
   sort: CompanySortField;
   descending: boolean;
+}
+
+export interface CompanyListQuery extends CompanyFilters, CompanyOrder {
   limit: number;
   offset: number;
 }
@@ -46,13 +50,28 @@ export class CompanyReader {
 
   /** One page of the companies matching `query`, in its order (ties broken by id). */
   page(query: CompanyListQuery): Promise<CompanyEntity[]> {
-    const direction = query.descending ? 'DESC' : 'ASC';
-    return this.matching(query)
-      .orderBy(`company.${COMPANY_SORT_COLUMNS[query.sort]}`, direction)
-      .addOrderBy('company.id', direction)
-      .offset(query.offset)
-      .limit(query.limit)
-      .getMany();
+    return this.ordered(query).offset(query.offset).limit(query.limit).getMany();
+  }
+
+  /**
+   * The ids of every company matching `query`, in its order, or null when more than `most`
+   * match: one read that every page of a narrow search can then be cut from.
+   */
+  async matchingIds(query: CompanyOrder & CompanyFilters, most: number): Promise<number[] | null> {
+    const rows = await this.ordered(query)
+      .select('company.id', 'id')
+      .limit(most + 1)
+      .getRawMany<{ id: number | string }>();
+    return rows.length > most ? null : rows.map((row) => Number(row.id));
+  }
+
+  /** The companies with these ids, in the order of `ids` (an id no longer there is skipped). */
+  async byIds(ids: readonly number[]): Promise<CompanyEntity[]> {
+    if (ids.length === 0) return [];
+    const found = new Map(
+      (await this.companies.findBy({ id: In([...ids]) })).map((company) => [company.id, company]),
+    );
+    return ids.flatMap((id) => found.get(id) ?? []);
   }
 
   /** How many companies match `filters` (a plain COUNT: getManyAndCount's COUNT(DISTINCT id) sorts them all). */
@@ -61,6 +80,13 @@ export class CompanyReader {
       .select('COUNT(*)', 'total')
       .getRawOne<{ total: number | string }>();
     return Number(counted?.total ?? 0);
+  }
+
+  private ordered(query: CompanyFilters & CompanyOrder) {
+    const direction = query.descending ? 'DESC' : 'ASC';
+    return this.matching(query)
+      .orderBy(`company.${COMPANY_SORT_COLUMNS[query.sort]}`, direction)
+      .addOrderBy('company.id', direction);
   }
 
   private matching(filters: CompanyFilters) {
