@@ -1,8 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queue } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import {
+  CheckedRecordSeal,
+  IngestQueue,
+  ingestJobId,
+  type IngestJobData,
+  type IngestRecord,
+} from '#app/contracts';
 import { TransactionRunner } from '#app/persistence';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
+import { waitFor } from './support/wait-for.js';
 
 const environment = testEnvironment({ INGEST_ATTEMPTS: '4', INGEST_BACKOFF_MS: '100' });
 let api: TestApp;
@@ -178,6 +188,44 @@ describe('a record travels from POST /v1/ingest/records to the read models', () 
     };
     expect(accepted).toMatchObject({ accepted: 2, jobs: 2 });
     expect((await api.settled(accepted.batch_id)).counts.done).toBe(2);
+  });
+});
+
+describe('jobs a pipeline adds to the queue itself', () => {
+  /** The reason a job failed for, once it has. */
+  async function failedReason(queue: Queue<IngestJobData>, jobId: string): Promise<string> {
+    return waitFor(`job ${jobId} to fail`, async () => {
+      const job = await queue.getJob(jobId);
+      return (await job?.isFailed()) ? job?.failedReason : undefined;
+    });
+  }
+
+  it('are checked by the worker, as is a record changed under the mark the API gave another', async () => {
+    const { queue } = api.app.get(IngestQueue);
+    const seal = api.app.get(CheckedRecordSeal);
+    const sending = randomUUID();
+    const unchecked = records.company('Not A Slug');
+    const uncheckedId = ingestJobId(unchecked, sending);
+    await queue.add(
+      'company',
+      { record: unchecked, batchId: null, requestId: null },
+      { jobId: uncheckedId },
+    );
+    // The genuine mark of a valid record's job, copied onto a job of the same id whose record
+    // is no longer that one.
+    const genuine = records.company('marked.io');
+    const markedId = ingestJobId(genuine, sending);
+    const changed = { ...genuine, category: 'Gardening' } as unknown as IngestRecord;
+    await queue.add(
+      'company',
+      { record: changed, batchId: sending, requestId: null, checked: seal.seal(markedId) },
+      { jobId: markedId },
+    );
+    expect(await failedReason(queue, uncheckedId)).toMatch(/^invalid record: .*slug/);
+    expect(await failedReason(queue, markedId)).toMatch(/^invalid record: .*category/);
+    expect(await count('events', "stream_id IN ('company-Not A Slug', 'company-marked.io')")).toBe(
+      0,
+    );
   });
 });
 

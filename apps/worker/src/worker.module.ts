@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { CheckedRecordSeal } from '#app/contracts';
 import { CaptureScrapeHandler } from './ingestion/handlers/capture-scrape.handler.js';
 import { ExtractPricingHandler } from './ingestion/handlers/extract-pricing.handler.js';
 import { RegisterCompanyHandler } from './ingestion/handlers/register-company.handler.js';
@@ -25,6 +26,7 @@ import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
     RegisterPricingPageHandler,
     CaptureScrapeHandler,
     ExtractPricingHandler,
+    CheckedRecordSeal,
     IngestProcessor,
     IngestWorkerHost,
     ProjectionScheduler,

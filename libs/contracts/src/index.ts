@@ -7,3 +7,4 @@ export * from './redis-connection.js';
 export * from './job-failure.js';
 export * from './record-checker.js';
 export * from './batch-body.js';
+export * from './checked-record-seal.js';

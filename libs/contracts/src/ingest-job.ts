@@ -18,6 +18,8 @@ export interface IngestJobData {
   /** The batch that first queued this job; null for jobs a pipeline adds itself. */
   batchId: string | null;
   requestId: string | null;
+  /** The API's mark that it checked `record` (CheckedRecordSeal); a pipeline leaves it out. */
+  checked?: string;
 }
 
 /** What a finished ingest job returns. */

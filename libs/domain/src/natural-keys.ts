@@ -36,8 +36,19 @@ export function naturalKey(record: IngestRecord): string {
   }
 }
 
+/**
+ * Records are never changed once read, and the worker hashes each one several times (its
+ * idempotency key, its event's metadata, a duplicate check): each is hashed once.
+ */
+const contentHashes = new WeakMap<IngestRecord, string>();
+
 export function recordContentHash(record: IngestRecord): string {
-  return contentHash(record);
+  let hash = contentHashes.get(record);
+  if (hash === undefined) {
+    hash = contentHash(record);
+    contentHashes.set(record, hash);
+  }
+  return hash;
 }
 
 /**

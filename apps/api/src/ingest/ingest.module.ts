@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { IngestQueue } from '#app/contracts';
+import { CheckedRecordSeal, IngestQueue } from '#app/contracts';
 import { BatchManifestStore } from './batch-manifest.store.js';
 import { BatchStatusService } from './batch-status.service.js';
 import { IngestService } from './ingest.service.js';
@@ -11,7 +11,13 @@ import { IngestService } from './ingest.service.js';
  * out.
  */
 @Module({
-  providers: [IngestQueue, IngestService, BatchManifestStore, BatchStatusService],
+  providers: [
+    IngestQueue,
+    CheckedRecordSeal,
+    IngestService,
+    BatchManifestStore,
+    BatchStatusService,
+  ],
   exports: [IngestQueue, IngestService, BatchStatusService],
 })
 export class IngestModule {}

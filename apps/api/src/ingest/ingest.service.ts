@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '#app/config';
 import {
+  CheckedRecordSeal,
   IngestQueue,
   RecordChecker,
   isBatchBody,
@@ -51,6 +52,7 @@ export class IngestService implements OnModuleDestroy {
     config: AppConfig,
     private readonly ingestQueue: IngestQueue,
     private readonly manifests: BatchManifestStore,
+    private readonly seal: CheckedRecordSeal,
   ) {
     this.checker = new RecordChecker(config.ingest.scrapers);
   }
@@ -105,7 +107,7 @@ export class IngestService implements OnModuleDestroy {
         await this.ingestQueue.queue.addBulk(
           jobs.map(({ jobId, record }) => ({
             name: record.type,
-            data: { record, ...origin } satisfies IngestJobData,
+            data: { record, ...origin, checked: this.seal.seal(jobId) } satisfies IngestJobData,
             opts: { jobId },
           })),
         );

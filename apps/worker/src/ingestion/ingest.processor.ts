@@ -1,7 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AppConfig } from '#app/config';
-import { recordProblems, type IngestJobData, type IngestJobResult } from '#app/contracts';
+import {
+  CheckedRecordSeal,
+  recordProblems,
+  type IngestJobData,
+  type IngestJobResult,
+} from '#app/contracts';
 import {
   CaptureScrape,
   DependencyMissingError,
@@ -41,13 +46,18 @@ export class IngestProcessor {
   constructor(
     private readonly commandBus: CommandBus,
     private readonly config: AppConfig,
+    private readonly seal: CheckedRecordSeal,
   ) {}
 
   async process(job: Job<IngestJobData, IngestJobResult>): Promise<IngestJobResult> {
     const { record, batchId, requestId } = job.data;
-    // Pipelines may add jobs without the API, so the worker checks records too.
-    const problems = await recordProblems(record, this.config.ingest.scrapers);
-    if (problems.length > 0) throw new UnrecoverableError(`invalid record: ${problems.join('; ')}`);
+    // Pipelines may add jobs without the API, so the worker checks the records it did not.
+    if (!this.seal.holds(job.id, job.data)) {
+      const problems = await recordProblems(record, this.config.ingest.scrapers);
+      if (problems.length > 0) {
+        throw new UnrecoverableError(`invalid record: ${problems.join('; ')}`);
+      }
+    }
     const origin: CommandOrigin = { batchId, requestId, jobId: job.id ?? null };
     try {
       const outcome = await this.commandBus.execute<ReturnType<typeof commandFor>, IngestOutcome>(
