@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IngestRecord, RecordType } from '#app/domain';
 import { runI0 } from '../baselines/i0.js';
+import { cpuMeter } from '../support/cpu.js';
 import { benchEnvironment, type BenchEnvironment } from '../support/environment.js';
 import { BATCH_RECORDS, postBatch } from '../support/ingest.js';
 import {
@@ -55,7 +56,9 @@ export const ingestionScenario: Scenario = {
     const processes: ServiceProcess[] = [];
     try {
       context.log(`ingestion: I0 with ${records.length} records`);
+      const i0Cpu = cpuMeter();
       const i0 = await runI0(environment, records, context.log);
+      const i0CpuMsPerRecord = i0Cpu.perUnit(records.length);
       context.log(`ingestion: I0 ${Math.round(i0.recordsPerSecond)} records/s`);
 
       const worker = await startService('worker', environment.env);
@@ -64,7 +67,9 @@ export const ingestionScenario: Scenario = {
       processes.push(api);
       const key = await environment.createKey('read,ingest');
       context.log(`ingestion: the service with ${records.length} records`);
+      const serviceCpu = cpuMeter({ api: api.child.pid, worker: worker.child.pid });
       const service = await ingestThroughApi(context, environment, api.origin, key, records);
+      const serviceCpuMsPerRecord = serviceCpu.perUnit(records.length);
       context.log(`ingestion: service ${Math.round(service.recordsPerSecond)} records/s`);
 
       return [
@@ -73,7 +78,14 @@ export const ingestionScenario: Scenario = {
             scenario: 'ingestion · records end to end',
             metric: 'records/s',
             service: service.recordsPerSecond,
-            details: { service, I0: i0, workerMetrics: await workerMetrics(worker) },
+            details: {
+              service,
+              I0: i0,
+              // What a record cost: the machine (every process, PostgreSQL and Redis included)
+              // and, for the service, its API and worker processes.
+              cpuMsPerRecord: { service: serviceCpuMsPerRecord, I0: i0CpuMsPerRecord },
+              workerMetrics: await workerMetrics(worker),
+            },
           },
           'I0',
           i0.recordsPerSecond,

@@ -8,10 +8,10 @@
  * The probe sends at a steady rate below that maximum and times each request from the moment it
  * was due, so a stalled server shows as latency instead of as fewer requests sent.
  */
-import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
+import { processCpuSeconds } from './cpu.js';
 import {
   againstBaseline,
   atMostBaseline,
@@ -80,9 +80,9 @@ export async function measureThroughput(
 ): Promise<ThroughputResult> {
   const { warmUpSeconds, measureSeconds } = loadDurations(quick);
   await cannon(target, warmUpSeconds);
-  const cpuBefore = cpuSeconds(target.pid);
+  const cpuBefore = processCpuSeconds(target.pid);
   const result = await cannon(target, measureSeconds);
-  const cpuAfter = cpuSeconds(target.pid);
+  const cpuAfter = processCpuSeconds(target.pid);
   const statusCodes = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count ?? 0]),
   );
@@ -105,19 +105,6 @@ export async function measureThroughput(
   };
   assertMostlyAnswered(target, measured.requests, measured.non2xx + measured.errors, statusCodes);
   return measured;
-}
-
-/** utime + stime of a Linux process in seconds (USER_HZ is 100), or null. */
-function cpuSeconds(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
 }
 
 function cannon(target: LoadTarget, seconds: number): Promise<autocannon.Result> {
