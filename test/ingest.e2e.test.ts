@@ -191,7 +191,7 @@ describe('a record travels from POST /v1/ingest/records to the read models', () 
   });
 });
 
-describe('jobs a pipeline adds to the queue itself', () => {
+describe('which queued jobs the worker checks again', () => {
   /** The reason a job failed for, once it has. */
   async function failedReason(queue: Queue<IngestJobData>, jobId: string): Promise<string> {
     return waitFor(`job ${jobId} to fail`, async () => {
@@ -200,7 +200,18 @@ describe('jobs a pipeline adds to the queue itself', () => {
     });
   }
 
-  it('are checked by the worker, as is a record changed under the mark the API gave another', async () => {
+  it("finds the API's mark on the jobs it queued, and the mark holds only for its own job", async () => {
+    const { queue } = api.app.get(IngestQueue);
+    const seal = api.app.get(CheckedRecordSeal);
+    const record = records.company('seal-holds.io');
+    const batchId = await api.ingest([record]);
+    const job = await queue.getJob(ingestJobId(record, batchId));
+    expect(job?.data.checked).toEqual(expect.any(String));
+    expect(seal.holds(job?.id, job!.data)).toBe(true);
+    expect(seal.holds(ingestJobId(record, randomUUID()), job!.data)).toBe(false);
+  });
+
+  it('checks a job a pipeline added, and a record changed under the mark the API gave another', async () => {
     const { queue } = api.app.get(IngestQueue);
     const seal = api.app.get(CheckedRecordSeal);
     const sending = randomUUID();

@@ -79,7 +79,7 @@ export function loadConfig(
       readyMaxProjectionLag: vars.READY_MAX_PROJECTION_LAG ?? 10_000,
     },
     {
-      maxBytes: (vars.READ_CACHE_MB ?? 48) * 1024 * 1024,
+      maxBytes: (vars.READ_CACHE_MB ?? 32) * 1024 * 1024,
       ttlMs: (vars.READ_CACHE_SECONDS ?? 60) * 1000,
     },
     {
