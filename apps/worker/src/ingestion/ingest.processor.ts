@@ -51,7 +51,8 @@ export class IngestProcessor {
 
   async process(job: Job<IngestJobData, IngestJobResult>): Promise<IngestJobResult> {
     const { record, batchId, requestId } = job.data;
-    // Pipelines may add jobs without the API, so the worker checks the records it did not.
+    // Pipelines may add jobs without the API: every record whose check the API's mark does not
+    // vouch for is checked here.
     if (!this.seal.holds(job.id, job.data)) {
       const problems = await recordProblems(record, this.config.ingest.scrapers);
       if (problems.length > 0) {

@@ -69,7 +69,7 @@ export class CompanyReader {
   async byIds(ids: readonly number[]): Promise<CompanyEntity[]> {
     if (ids.length === 0) return [];
     const found = new Map(
-      (await this.companies.findBy({ id: In([...ids]) })).map((company) => [company.id, company]),
+      (await this.companies.findBy({ id: In(ids) })).map((company) => [company.id, company]),
     );
     return ids.flatMap((id) => found.get(id) ?? []);
   }
