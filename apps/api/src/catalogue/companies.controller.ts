@@ -180,7 +180,7 @@ export class CompaniesController {
         final: true,
       }),
     );
-    const ids = JSON.parse(kept.json) as number[] | null;
+    const ids = JSON.parse(kept.body.toString()) as number[] | null;
     if (ids) {
       const cut = ids.slice(window.offset, window.offset + window.limit);
       return [await this.companies.byIds(cut), ids.length];
@@ -200,7 +200,7 @@ export class CompaniesController {
       `companies total ${JSON.stringify(filters)} @${stamp}`,
       async () => ({ json: String(await this.companies.count(filters)), final: true }),
     );
-    return Number(counted.json);
+    return Number(counted.body.toString());
   }
 
   @Get(':slug')

@@ -148,7 +148,7 @@ export class FilesController {
       return { json: JSON.stringify({ files, count: files.length }), final: files.length > 0 };
     });
     markCacheable(request, period, answer.final, answer);
-    return answer.json;
+    return answer.body;
   }
 
   @Get(':slug/quarter/:quarter')
@@ -337,7 +337,7 @@ export class FilesController {
     const key = `files ${slug} ${period.start}-${period.end}`;
     const answer = await this.immutableReads.remember(key, load);
     markCacheable(request, period, answer.final, answer);
-    return answer.json;
+    return answer.body;
   }
 
   private async pagesOf(slug: string): Promise<PricingPageEntity[]> {

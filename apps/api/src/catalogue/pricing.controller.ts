@@ -154,7 +154,7 @@ export class PricingController {
     @Query('version') versionValue: QueryValue,
     @Query('period') periodValue: QueryValue,
     @Req() request: FastifyRequest,
-  ): Promise<string> {
+  ): Promise<string | Buffer> {
     const version = optionalText('version', versionValue, 20);
     const periodText = optionalText('period', periodValue, 20);
     if (version !== undefined && periodText !== undefined) {
@@ -171,7 +171,7 @@ export class PricingController {
         return { json: snapshot.document, final: true };
       });
       markImmutable(request, answer);
-      return answer.json;
+      return answer.body;
     }
     // Parameters are checked before the slug is looked up, as for a version: a malformed
     // period is a 400 whether or not the page exists.
@@ -192,7 +192,7 @@ export class PricingController {
         }),
       );
       markImmutable(request, answer);
-      return answer.json;
+      return answer.body;
     }
     const page = await this.pageOf(slug);
     const latest = await this.snapshots.latest(page.id);
@@ -279,7 +279,7 @@ export class PricingController {
     @Query('from') fromValue: QueryValue,
     @Query('to') toValue: QueryValue,
     @Req() request: FastifyRequest,
-  ): Promise<string> {
+  ): Promise<string | Buffer> {
     const from = optionalText('from', fromValue, 20);
     const to = optionalText('to', toValue, 20);
     if (from === undefined) {
@@ -301,7 +301,7 @@ export class PricingController {
       }),
     );
     markImmutable(request, answer);
-    return answer.json;
+    return answer.body;
   }
 
   /** The diff's JSON text; `to` null means the latest extraction. */

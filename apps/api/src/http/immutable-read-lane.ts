@@ -143,7 +143,9 @@ function keep(
   payload: unknown,
   laneKey: string,
 ): boolean {
-  if (reply.statusCode !== 200 || typeof payload !== 'string') return false;
+  if (reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) {
+    return false;
+  }
   if (laneRuleOf(request)?.projectors) {
     cache.keepSent(laneKey, payload, '');
     return true;

@@ -14,14 +14,19 @@ export interface LoadedAnswer {
 }
 
 /**
- * An answer as it is sent: its JSON text, the ETag of that text, whether it is final, and, as a
- * KeptAnswer, whether it is past its lifetime or else the key it is kept under.
+ * An answer as it is sent: the bytes of its JSON text, the ETag of that text, whether it is
+ * final, and, as a KeptAnswer, whether it is past its lifetime or else the key it is kept under.
+ * Kept as bytes, a large answer is written to the socket as it is, where a string would be
+ * encoded into a fresh buffer at every send (and the collector would chase those buffers).
  */
-export interface CachedAnswer extends LoadedAnswer, KeptAnswer {}
+export interface CachedAnswer extends KeptAnswer {
+  body: Buffer;
+  final: boolean;
+}
 
 /** An answer the lane sends again: its body and its ETag. */
 export interface LaneAnswer {
-  body: string | Buffer;
+  body: Buffer;
   etag: string;
 }
 
@@ -35,8 +40,18 @@ type Entry = CachedAnswer | LaneAnswer | LaneReference;
 /** What an entry holds in memory: a reference holds next to nothing. */
 function entrySize(entry: Entry): number {
   if ('source' in entry) return 1;
-  if ('body' in entry) return Math.max(1, Buffer.byteLength(entry.body));
-  return Math.max(1, Buffer.byteLength(entry.json));
+  return Math.max(1, entry.body.length);
+}
+
+/**
+ * The bytes of `text` in a memory of their own: a small Buffer.from() is a slice of a shared 8
+ * KB slab, which one kept answer would hold whole long after the others were evicted.
+ */
+function ownBytes(text: string | Buffer): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  if (typeof text === 'string') bytes.write(text);
+  else text.copy(bytes);
+  return bytes;
 }
 
 type Load = () => Promise<CachedAnswer>;
@@ -44,7 +59,7 @@ type Load = () => Promise<CachedAnswer>;
 /** Prefix of the lane's entries, apart from remember()'s keys ("files ...", "pricing ..."). */
 const SENT = 'sent';
 
-/** For a route that returns the cache's JSON text: Fastify would call a string text/plain. */
+/** For a route that returns a kept answer's bytes: Fastify would call them octet-stream. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
@@ -91,7 +106,7 @@ export class ImmutableReadCache {
     // Past its lifetime the source is being read again by its route (peek: a get would drop it).
     if (!this.cache || this.cache.getRemainingTTL(entry.source) <= 0) return undefined;
     const source = this.cache.peek(entry.source) as CachedAnswer | undefined;
-    return source && { body: source.json, etag: source.etag };
+    return source && { body: source.body, etag: source.etag };
   }
 
   /**
@@ -99,28 +114,21 @@ export class ImmutableReadCache {
    * under (`kept.key`), which decides its lifetime, or else its bytes for READ_CACHE_SECONDS.
    * One already kept stays as it is.
    */
-  keepSent(laneKey: string, json: string, etag: string, kept?: KeptAnswer): void {
+  keepSent(laneKey: string, sent: string | Buffer, etag: string, kept?: KeptAnswer): void {
     const key = `${SENT} ${laneKey}`;
     if (!this.cache || this.cache.has(key)) return;
-    if (kept?.key) {
-      this.cache.set(key, { source: kept.key });
-      return;
-    }
-    // A memory of its own: a small Buffer.from() is a slice of a shared 8 KB slab, which one
-    // kept answer would hold whole long after the others were evicted.
-    const body = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
-    body.write(json);
-    this.cache.set(key, { body, etag });
+    this.cache.set(key, kept?.key ? { source: kept.key } : { body: ownBytes(sent), etag });
   }
 
   /**
    * The answer cached under `key`, else the one `loadAnswer()` makes, kept if it is final. A
-   * failed load is not kept. The route sends the text as it is (see JSON_CONTENT_TYPE).
+   * failed load is not kept. The route sends the bytes as they are (see JSON_CONTENT_TYPE).
    */
   async remember(key: string, loadAnswer: () => Promise<LoadedAnswer>): Promise<CachedAnswer> {
-    const load = async () => {
-      const answer = await loadAnswer();
-      return { ...answer, etag: etagOf(answer.json) };
+    const load = async (): Promise<CachedAnswer> => {
+      const { json, final } = await loadAnswer();
+      const body = ownBytes(json);
+      return { body, final, etag: etagOf(body) };
     };
     if (!this.cache) return load();
     // Each entry's lifetime varies by up to a fifth, which spreads the refreshes out.
