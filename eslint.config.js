@@ -3,6 +3,76 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
+/**
+ * The libraries each library may import (as `#app/<name>`). Every name listed sits above the
+ * library that lists it, so the graph has no cycle; a new edge goes here first.
+ */
+const LIBRARY_GRAPH = {
+  domain: [],
+  config: ['domain'],
+  webhooks: ['config'],
+  contracts: ['config', 'domain'],
+  persistence: ['config', 'contracts', 'domain'],
+  access: ['config', 'contracts', 'persistence'],
+  observability: ['config', 'contracts', 'persistence'],
+  ingest: ['config', 'contracts'],
+};
+
+/** Packages that tie code to a framework or a store: none of them in the domain. */
+const FRAMEWORKS = [
+  '@nestjs/*',
+  'typeorm',
+  'typeorm/*',
+  'bullmq',
+  'ioredis',
+  'fastify',
+  'pg',
+  'class-validator',
+  'class-transformer',
+];
+
+/** TypeORM is the persistence library's business alone. */
+const TYPEORM = {
+  group: ['typeorm', 'typeorm/*', '@nestjs/typeorm'],
+  message: 'TypeORM stays in libs/persistence.',
+};
+
+/**
+ * A relative import that walks into a `src/` folder has left its own app or library: another
+ * app's code is never imported, and a library is imported by its name.
+ */
+const INTO_ANOTHER_PACKAGE = {
+  regex: '^\\.\\.?/(.*/)?src/',
+  message: 'Import a library as #app/<name>; an app never imports another app.',
+};
+
+function libraryBoundaries(name, allowed) {
+  const others = Object.keys(LIBRARY_GRAPH).filter((other) => !allowed.includes(other));
+  const patterns = [
+    INTO_ANOTHER_PACKAGE,
+    {
+      // A regex: in a gitignore-style group, a leading # would make the pattern a comment.
+      regex: `^#app/(${others.join('|')})$`,
+      message: `libs/${name} may import ${allowed.length ? allowed.map((lib) => `#app/${lib}`).join(', ') : 'no other library'} (eslint.config.js, LIBRARY_GRAPH).`,
+    },
+  ];
+  if (name === 'domain') {
+    patterns.push({ group: FRAMEWORKS, message: 'The domain library is plain TypeScript.' });
+  } else if (name !== 'persistence') {
+    patterns.push(TYPEORM);
+  }
+  return {
+    files: [`libs/${name}/src/**/*.ts`],
+    rules: { 'no-restricted-imports': ['error', { patterns }] },
+  };
+}
+
+const PROCESS_ENV = {
+  object: 'process',
+  property: 'env',
+  message: 'Read the environment through libs/config (loadConfig).',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -18,5 +88,22 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'off',
     },
+  },
+  // Boundaries: the apps and libraries, not the tests and benchmarks that compose them.
+  {
+    files: ['apps/api/src/**/*.ts', 'apps/worker/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [INTO_ANOTHER_PACKAGE, TYPEORM] }],
+    },
+  },
+  {
+    files: ['apps/standalone/src/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [TYPEORM] }] },
+  },
+  ...Object.entries(LIBRARY_GRAPH).map(([name, allowed]) => libraryBoundaries(name, allowed)),
+  {
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['libs/config/**', '**/*.spec.ts'],
+    rules: { 'no-restricted-properties': ['error', PROCESS_ENV] },
   },
 );

@@ -28,7 +28,7 @@ import { waitFor } from './support/wait-for.js';
 const require = createRequire(import.meta.url);
 const DREDD = require.resolve('dredd/bin/dredd');
 const HOOKS = fileURLToPath(new URL('./support/dredd-hooks.cjs', import.meta.url));
-const STANDALONE = 'dist/apps/api/src/standalone.js';
+const STANDALONE = 'dist/apps/standalone/src/main.js';
 
 // Private URLs: the document's webhook example (hooks.example.com) need not resolve here.
 const environment = testEnvironment({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });

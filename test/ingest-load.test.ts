@@ -1,7 +1,6 @@
 import { batchBodyOf, IngestQueue } from '#app/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchManifestStore } from '../apps/api/src/ingest/batch-manifest.store.js';
-import { IngestService } from '../apps/api/src/ingest/ingest.service.js';
+import { BatchManifestStore, IngestService } from '#app/ingest';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';

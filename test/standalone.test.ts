@@ -34,7 +34,7 @@ afterAll(async () => {
 /** Starts `npm start`'s process; resolves with its output once it printed its last line. */
 async function start(): Promise<string> {
   let output = '';
-  standalone = spawn('node', ['dist/apps/api/src/standalone.js'], {
+  standalone = spawn('node', ['dist/apps/standalone/src/main.js'], {
     env: { ...process.env, ...standaloneEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -14,7 +14,7 @@ import { SlugResolver } from './catalogue/slug-resolver.js';
 import { HomeController } from './home/home.controller.js';
 import { ImmutableReadCache } from './http/immutable-read.cache.js';
 import { IngestController } from './ingest/ingest.controller.js';
-import { IngestModule } from './ingest/ingest.module.js';
+import { IngestModule } from '#app/ingest';
 import { UsageController } from './usage/usage.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 

@@ -22,9 +22,7 @@ import {
 } from '#app/persistence';
 import type { Redis } from 'ioredis';
 import { Command, InvalidArgumentError } from 'commander';
-import { BatchStatusService } from '../../api/src/ingest/batch-status.service.js';
-import { IngestModule } from '../../api/src/ingest/ingest.module.js';
-import { IngestService } from '../../api/src/ingest/ingest.service.js';
+import { BatchStatusService, IngestModule, IngestService } from '#app/ingest';
 import {
   FileIngestion,
   InvalidBatchError,

@@ -4,13 +4,21 @@ import { AppConfig, type DatabaseConfig, type TrustProxy } from './app-config.js
 import { ConfigError } from './config.error.js';
 import { EnvironmentVariables } from './environment.js';
 import { DEFAULT_PLANS, loadPlansFile } from './plans.js';
-import { DEFAULT_QUEUE_PREFIX } from '#app/contracts';
+
+/**
+ * The queues' key prefix unless QUEUE_PREFIX is set. The braces make it a Redis Cluster hash
+ * tag, so every key of every queue lands in one slot and BullMQ's multi-key scripts can run on
+ * a cluster.
+ */
+const DEFAULT_QUEUE_PREFIX = '{pricing}';
 
 export interface LoadConfigOptions {
   /** The standalone process loads the demo catalogue unless told not to. */
   demoDataByDefault?: boolean;
   /** The standalone process, a newcomer's terminal, logs only warnings unless told otherwise. */
   logLevelByDefault?: AppConfig['logLevel'];
+  /** Variables that win over the environment's (the OpenAPI writer's throwaway database). */
+  overrides?: Record<string, string>;
 }
 
 function parseDatabaseUrl(url: string, schema: string): DatabaseConfig {
@@ -29,7 +37,9 @@ export function loadConfig(
   options: LoadConfigOptions = {},
 ): AppConfig {
   // An empty variable counts as unset, as in most shells' `VAR= command`.
-  const raw = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const raw = Object.fromEntries(
+    Object.entries({ ...env, ...options.overrides }).filter(([, value]) => value !== ''),
+  );
   const vars = plainToInstance(EnvironmentVariables, raw);
   const errors = validateSync(vars, { skipMissingProperties: false });
   if (errors.length > 0) {

@@ -8,3 +8,4 @@ export * from './job-failure.js';
 export * from './record-checker.js';
 export * from './batch-body.js';
 export * from './checked-record-seal.js';
+export * from './coded-error.js';

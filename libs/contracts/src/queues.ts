@@ -20,9 +20,3 @@ export const INGEST_JOB_NAMES = {
   scrape: 'scrape',
   pricing: 'pricing',
 } as const;
-
-/**
- * Default key prefix. The braces make it a Redis Cluster hash tag, so every key of every queue
- * lands in one slot and BullMQ's multi-key scripts can run on a cluster.
- */
-export const DEFAULT_QUEUE_PREFIX = '{pricing}';

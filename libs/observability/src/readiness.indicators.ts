@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { AppConfig } from '#app/config';
-import { ProjectionLagReader } from '#app/persistence';
-import { DataSource } from 'typeorm';
+import { MigrationStatus, ProjectionLagReader } from '#app/persistence';
 import { QueueInspector } from './queue-inspector.js';
 
 /** A probe must answer: a check that has not finished by then counts as down. */
@@ -16,19 +15,16 @@ const CHECK_TIMEOUT_MS = 2_000;
 export class ReadinessIndicators {
   constructor(
     private readonly indicators: HealthIndicatorService,
-    private readonly dataSource: DataSource,
+    private readonly migrationStatus: MigrationStatus,
     private readonly inspector: QueueInspector,
     private readonly lag: ProjectionLagReader,
     private readonly config: AppConfig,
   ) {}
 
-  /**
-   * Migrations this code has that the database lacks. (A process applies its own before it
-   * listens, so this catches a database restored or rolled back underneath a running process.)
-   */
+  /** Migrations this code has that the database lacks (MigrationStatus). */
   migrations(key: string) {
     return this.attempt(key, async () => {
-      if (await this.dataSource.showMigrations()) throw new Error('migrations are pending');
+      if (await this.migrationStatus.anyPending()) throw new Error('migrations are pending');
     });
   }
 

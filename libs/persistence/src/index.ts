@@ -1,6 +1,6 @@
 export { PersistenceModule } from './persistence.module.js';
 export { buildDataSourceOptions } from './database-options.js';
-export { runMigrations } from './migrate.js';
+export { MigrationStatus, runMigrations } from './migrate.js';
 export { Transaction, TransactionRunner } from './transaction-runner.js';
 export {
   EventStore,

@@ -1,4 +1,5 @@
-import type { DataSource, QueryRunner } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type QueryRunner } from 'typeorm';
 
 // Any fixed number: every process of this service that migrates takes the same lock.
 const MIGRATION_LOCK_ID = 7_305_118_411;
@@ -29,5 +30,18 @@ async function createSearchPathSchema(runner: QueryRunner): Promise<void> {
   const schema = row?.search_path.split(',')[0]?.trim().replace(/"/g, '');
   if (schema && schema !== 'public' && !schema.startsWith('$')) {
     await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  }
+}
+
+/**
+ * Whether the database lacks migrations this code has: a process applies its own before it
+ * listens, so this catches a database restored or rolled back underneath a running process.
+ */
+@Injectable()
+export class MigrationStatus {
+  constructor(private readonly dataSource: DataSource) {}
+
+  anyPending(): Promise<boolean> {
+    return this.dataSource.showMigrations();
   }
 }

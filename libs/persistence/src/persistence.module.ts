@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './database-options.js';
 import { EventStore } from './events/event-store.js';
 import { ApiKeyRepository } from './keys/api-key.repository.js';
-import { runMigrations } from './migrate.js';
+import { MigrationStatus, runMigrations } from './migrate.js';
 import { CheckpointStampBoard } from './projections/checkpoint-stamp-board.js';
 import { CheckpointStore } from './projections/checkpoint-store.js';
 import { ProjectionLagReader } from './projections/projection-lag.reader.js';
@@ -20,6 +20,7 @@ import { WebhookRepository } from './webhooks/webhook.repository.js';
 
 const PROVIDERS = [
   TransactionRunner,
+  MigrationStatus,
   EventStore,
   CheckpointStampBoard,
   CheckpointStore,

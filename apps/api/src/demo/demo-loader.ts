@@ -2,8 +2,13 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { ApiKeysService } from '#app/access';
 import { batchBodyOf } from '#app/contracts';
 import { EventStore, ProjectionLagReader } from '#app/persistence';
-import { BatchStatusService, noRecords, type RecordState } from '../ingest/batch-status.service.js';
-import { IngestService, MAX_RECORDS_PER_BATCH } from '../ingest/ingest.service.js';
+import {
+  BatchStatusService,
+  IngestService,
+  MAX_RECORDS_PER_BATCH,
+  noRecords,
+  type RecordState,
+} from '#app/ingest';
 import { buildDemoCatalogue } from './demo-catalogue.js';
 
 export interface DemoLoad {

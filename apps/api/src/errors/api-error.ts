@@ -1,16 +1,10 @@
-/**
- * The one error type handlers throw. `code` is a stable string clients may compare; the global
- * filter renders it in the documented body shape of the route's family.
- */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
+import { CodedError } from '#app/contracts';
 
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details?: Record<string, unknown>,
-  ) {
-    super(message);
-  }
+/**
+ * The error the API's own handlers throw. `code` is a stable string clients may compare; the
+ * global filter renders it, as any CodedError a library throws, in the documented body shape of
+ * the route's family.
+ */
+export class ApiError extends CodedError {
+  override readonly name = 'ApiError';
 }

@@ -1,12 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { CodedError } from '#app/contracts';
 import { isDatabaseUnavailable } from '#app/persistence';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './api-error.js';
 import { errorBody, usesCodedErrorShape, type ErrorDescription } from './error-body.js';
 
 /** Anything thrown, as the documented error description; internals never leave the process. */
 export function describeError(exception: unknown): ErrorDescription {
-  if (exception instanceof ApiError) {
+  if (exception instanceof CodedError) {
     return {
       status: exception.status,
       code: exception.code,
@@ -120,7 +120,7 @@ function prepareErrorReply(
  * a body (ETag, Cache-Control) go.
  */
 export function replaceWithError(
-  error: ApiError,
+  error: CodedError,
   request: FastifyRequest,
   reply: FastifyReply,
 ): string {

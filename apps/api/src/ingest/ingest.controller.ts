@@ -8,7 +8,14 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import {
+  BatchStatusService,
+  IngestService,
+  UnparsableJsonBatch,
+  type AcceptedBatch,
+  type BatchStatus,
+} from '#app/ingest';
+import { errorCodes, type FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
@@ -21,8 +28,6 @@ import {
   ScrapeRecordDto,
 } from '../openapi/ingest.dto.js';
 import { PATTERNS } from '../openapi/patterns.js';
-import { BatchStatusService, type BatchStatus } from './batch-status.service.js';
-import { IngestService, type AcceptedBatch } from './ingest.service.js';
 
 /**
  * The request body's example: the demo catalogue's own first records (`npm start` loads them), so
@@ -137,8 +142,12 @@ export class IngestController {
       },
     },
   })
-  push(@Body() body: unknown, @Req() request: FastifyRequest): Promise<AcceptedBatch> {
-    return this.ingest.accept(body, request.id);
+  async push(@Body() body: unknown, @Req() request: FastifyRequest): Promise<AcceptedBatch> {
+    try {
+      return await this.ingest.accept(body, request.id);
+    } catch (error) {
+      throw error instanceof UnparsableJsonBatch ? fastifyJsonRefusal(error) : error;
+    }
   }
 
   @Get('batches/:batchId')
@@ -178,4 +187,11 @@ export class IngestController {
   batch(@Param('batchId') batchId: string): Promise<BatchStatus> {
     return this.batches.status(batchId);
   }
+}
+
+/** Fastify's own refusal of a JSON body that does not parse, as every other route gives it. */
+function fastifyJsonRefusal(error: UnparsableJsonBatch): Error {
+  return error.empty
+    ? new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY()
+    : new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
 }

@@ -13,11 +13,8 @@ import { createOpenApiDocument } from './document.js';
 async function main(): Promise<void> {
   const file = process.argv[2];
   if (!file) throw new Error('usage: write-document.js <output file>');
-  const config = loadConfig({
-    ...process.env,
-    DATABASE_URL: 'sqlite::memory:',
-    DEMO_DATA: 'false',
-    LOG_LEVEL: 'warn',
+  const config = loadConfig(undefined, {
+    overrides: { DATABASE_URL: 'sqlite::memory:', DEMO_DATA: 'false', LOG_LEVEL: 'warn' },
   });
   const app = await createHttpApp(config, { shutdownHooks: false });
   try {

@@ -1,12 +1,13 @@
 import { AppConfig } from '#app/config';
 import { batchBodyOf, recordProblems, type InvalidRecord } from '#app/contracts';
-import { ApiError } from '../../../api/src/errors/api-error.js';
 import {
   BatchStatusService,
+  IngestService,
+  InvalidBatch,
+  MAX_RECORDS_PER_BATCH,
   type BatchStatus,
   type RecordState,
-} from '../../../api/src/ingest/batch-status.service.js';
-import { IngestService, MAX_RECORDS_PER_BATCH } from '../../../api/src/ingest/ingest.service.js';
+} from '#app/ingest';
 import { fileLines, ndjsonBatches, type NdjsonBatch } from './ndjson-batches.js';
 import type { ProgressCounter } from './progress-display.js';
 
@@ -147,7 +148,7 @@ function invalidLine(batch: NdjsonBatch, index: number, reasons: string[]): Inva
 
 /** The acceptance's 400 for invalid records, in lines of the file; any other error as it is. */
 function refusal(error: unknown, batch: NdjsonBatch): unknown {
-  if (!(error instanceof ApiError) || error.code !== 'INVALID_RECORDS') return error;
+  if (!(error instanceof InvalidBatch) || error.code !== 'INVALID_RECORDS') return error;
   const invalid = (error.details?.invalid ?? []) as InvalidRecord[];
   return new InvalidBatchError(
     batch.number,

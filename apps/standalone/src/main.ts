@@ -1,9 +1,13 @@
 import { loadConfig } from '#app/config';
 import { createLogger, installShutdownDeadline } from '#app/observability';
+import {
+  demoLoaded,
+  loadDemoDataIfEmpty,
+  type DemoProgress,
+} from '../../api/src/demo/demo-loader.js';
+import { createHttpApp } from '../../api/src/http-app.js';
+import { DEFAULT_REDIS_URL, startLocalRedisIfNeeded } from '../../api/src/local-redis.js';
 import { WorkerModule } from '../../worker/src/worker.module.js';
-import { demoLoaded, loadDemoDataIfEmpty, type DemoProgress } from './demo/demo-loader.js';
-import { createHttpApp } from './http-app.js';
-import { DEFAULT_REDIS_URL, startLocalRedisIfNeeded } from './local-redis.js';
 
 /** How often the demo load's progress is printed at most. */
 const PROGRESS_EVERY_MS = 3_000;
@@ -14,7 +18,7 @@ const PROGRESS_EVERY_MS = 3_000;
  * demo catalogue can be read, and the JSON log stays at warnings unless LOG_LEVEL says more.
  */
 async function main(): Promise<void> {
-  const config = loadConfig(process.env, { demoDataByDefault: true, logLevelByDefault: 'warn' });
+  const config = loadConfig(undefined, { demoDataByDefault: true, logLevelByDefault: 'warn' });
   const redis =
     config.redis.url === DEFAULT_REDIS_URL ? await startLocalRedisIfNeeded('./data/redis') : null;
   if (redis) console.log('Started redis-server on 127.0.0.1:6379 (data in ./data/redis)');

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { IngestQueue, type IngestJobData, type IngestJobResult } from '#app/contracts';
 import type { Job } from 'bullmq';
-import { ApiError } from '../errors/api-error.js';
+import { UnknownBatch } from './batch-errors.js';
 import { BatchManifestStore } from './batch-manifest.store.js';
 
 export type RecordState = 'waiting' | 'active' | 'done' | 'duplicate' | 'failed' | 'unknown';
@@ -33,14 +33,7 @@ export class BatchStatusService {
   async status(batchId: string): Promise<BatchStatus> {
     const manifest = UUID.test(batchId) ? await this.manifests.load(batchId) : null;
     if (!manifest) {
-      throw new ApiError(
-        404,
-        'BATCH_NOT_FOUND',
-        `No batch ${batchId} (or it is older than the retention time)`,
-        {
-          batch_id: batchId,
-        },
-      );
+      throw new UnknownBatch(batchId);
     }
     const views = await this.jobViews([...new Set(manifest.job_ids)]);
     const counts = noRecords();

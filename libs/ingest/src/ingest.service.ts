@@ -10,9 +10,8 @@ import {
   type Unparsable,
 } from '#app/contracts';
 import { Mutex } from 'async-mutex';
-import { errorCodes } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../errors/api-error.js';
+import { BatchTooLarge, InvalidBatch, UnparsableJsonBatch } from './batch-errors.js';
 import { BatchManifestStore } from './batch-manifest.store.js';
 
 export const MAX_RECORDS_PER_BATCH = 1_000;
@@ -93,8 +92,7 @@ export class IngestService implements OnModuleDestroy {
       const checked = await this.checker.check(batchId);
       if ('invalid' in checked) {
         const { invalid } = checked;
-        throw new ApiError(
-          400,
+        throw new InvalidBatch(
           'INVALID_RECORDS',
           `${invalid.length} of ${parsed.length} records are invalid; nothing was queued`,
           { invalid },
@@ -123,31 +121,22 @@ export class IngestService implements OnModuleDestroy {
   }
 }
 
-/** Fastify's own refusals for a JSON body, as every other route gives them; NDJSON names the line. */
+/** An NDJSON refusal names the line; a JSON body's is answered as every other route's. */
 function unparsableBatch(unparsable: Unparsable): Error {
   if (unparsable.format === 'ndjson') {
     const { line } = unparsable;
-    return new ApiError(400, 'INVALID_NDJSON', `Line ${line} is not valid JSON`, { line });
+    return new InvalidBatch('INVALID_NDJSON', `Line ${line} is not valid JSON`, { line });
   }
-  return unparsable.empty
-    ? new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY()
-    : new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
+  return new UnparsableJsonBatch(unparsable.empty);
 }
 
 /** A batch is an array of 1 to MAX_RECORDS_PER_BATCH records (`length` null: not an array). */
 function checkLength(length: number | null): asserts length is number {
   if (length === null) notAnArray();
-  if (length === 0) throw new ApiError(400, 'INVALID_BATCH', 'The batch holds no record');
-  if (length > MAX_RECORDS_PER_BATCH) {
-    throw new ApiError(
-      413,
-      'BATCH_TOO_LARGE',
-      `A batch holds at most ${MAX_RECORDS_PER_BATCH} records`,
-      { max: MAX_RECORDS_PER_BATCH, provided: length },
-    );
-  }
+  if (length === 0) throw new InvalidBatch('INVALID_BATCH', 'The batch holds no record');
+  if (length > MAX_RECORDS_PER_BATCH) throw new BatchTooLarge(MAX_RECORDS_PER_BATCH, length);
 }
 
 function notAnArray(): never {
-  throw new ApiError(400, 'INVALID_BATCH', 'The body must be a JSON array of records or NDJSON');
+  throw new InvalidBatch('INVALID_BATCH', 'The body must be a JSON array of records or NDJSON');
 }

@@ -1,0 +1,46 @@
+import { CodedError } from '#app/contracts';
+
+/** Why a batch is refused as a whole: nothing of it was queued. */
+export type InvalidBatchCode = 'INVALID_BATCH' | 'INVALID_RECORDS' | 'INVALID_NDJSON';
+
+/** A batch refused as a whole (400): not a batch, an unparsable NDJSON line, invalid records. */
+export class InvalidBatch extends CodedError {
+  override readonly name = 'InvalidBatch';
+
+  constructor(
+    override readonly code: InvalidBatchCode,
+    message: string,
+    details?: Record<string, unknown>,
+  ) {
+    super(400, code, message, details);
+  }
+}
+
+/** A batch of more records than one batch may hold (413). */
+export class BatchTooLarge extends CodedError {
+  override readonly name = 'BatchTooLarge';
+
+  constructor(max: number, provided: number) {
+    super(413, 'BATCH_TOO_LARGE', `A batch holds at most ${max} records`, { max, provided });
+  }
+}
+
+/** A JSON body that does not parse: the API answers it as it answers any route's. */
+export class UnparsableJsonBatch extends Error {
+  override readonly name = 'UnparsableJsonBatch';
+
+  constructor(readonly empty: boolean) {
+    super(empty ? 'The batch is empty' : 'The batch is not valid JSON');
+  }
+}
+
+/** No batch under that id, or one past the retention time (404). */
+export class UnknownBatch extends CodedError {
+  override readonly name = 'UnknownBatch';
+
+  constructor(batchId: string) {
+    super(404, 'BATCH_NOT_FOUND', `No batch ${batchId} (or it is older than the retention time)`, {
+      batch_id: batchId,
+    });
+  }
+}
