@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#app/config';
-import { createRedisConnection, isFinalFailure, WEBHOOK_QUEUE } from '#app/contracts';
+import { WEBHOOK_QUEUE } from '#app/contracts';
 import { Metrics } from '#app/observability';
 import { WebhookRepository } from '#app/persistence';
 import {
@@ -9,8 +9,8 @@ import {
   type WebhookJobData,
   type WebhookJobResult,
 } from '#app/webhooks';
-import { isNotConnectionError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Job } from 'bullmq';
+import { QueueWorker } from '../queue-worker.js';
 
 const USER_AGENT = 'pricing-intelligence-webhooks/1';
 
@@ -22,53 +22,35 @@ const USER_AGENT = 'pricing-intelligence-webhooks/1';
  */
 @Injectable()
 export class WebhookDeliveryHost implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(WebhookDeliveryHost.name);
-  private connection?: Redis;
-  private worker?: Worker<WebhookJobData, WebhookJobResult>;
+  private readonly worker: QueueWorker<WebhookJobData, WebhookJobResult>;
 
   constructor(
     private readonly config: AppConfig,
     private readonly webhooks: WebhookRepository,
-    private readonly metrics: Metrics,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    // Blocking commands of a worker must wait out a Redis outage instead of failing.
-    this.connection = createRedisConnection(this.config.redis.url, 'webhook-worker', {
-      maxRetriesPerRequest: null,
-    });
-    this.worker = new Worker(WEBHOOK_QUEUE, (job) => this.deliver(job), {
-      connection: this.connection,
-      prefix: this.config.redis.queuePrefix,
-      concurrency: this.config.webhooks.concurrency,
-      // Longer than a delivery can take, so a slow receiver does not make the job look stalled.
-      lockDuration: Math.max(30_000, 2 * this.config.webhooks.timeoutMs),
-    });
-    this.worker.on('completed', (job, result) => {
-      this.metrics.webhookDeliveries.inc({ outcome: result.outcome });
-      this.logger.log({ ...jobFields(job), outcome: result.outcome }, 'webhook delivery done');
-    });
-    this.worker.on('failed', (job, error) => {
-      if (!job) return;
-      const outcome = isFinalFailure(job, error) ? 'failed' : 'retrying';
-      this.metrics.webhookDeliveries.inc({ outcome });
-      const fields = {
-        ...jobFields(job),
-        outcome,
-        attempt: job.attemptsMade,
-        reason: error.message,
-      };
-      if (outcome === 'failed') this.logger.warn(fields, 'webhook delivery failed for good');
-      else this.logger.log(fields, 'webhook delivery will be retried');
-    });
-    this.worker.on('error', (error) => {
-      if (isNotConnectionError(error)) this.logger.error(`webhook worker: ${error.message}`);
+    metrics: Metrics,
+  ) {
+    this.worker = new QueueWorker(config, new Logger(WebhookDeliveryHost.name), {
+      queue: WEBHOOK_QUEUE,
+      name: 'webhook',
+      connectionName: 'webhook-worker',
+      noun: 'webhook delivery',
+      options: {
+        concurrency: config.webhooks.concurrency,
+        // Longer than a delivery can take, so a slow receiver does not make the job look stalled.
+        lockDuration: Math.max(30_000, 2 * config.webhooks.timeoutMs),
+      },
+      run: (job) => this.deliver(job),
+      count: (_job, outcome) => metrics.webhookDeliveries.inc({ outcome }),
+      fields: jobFields,
     });
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
-    this.connection?.disconnect();
+  onApplicationBootstrap(): void {
+    this.worker.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.worker.stop();
   }
 
   private async deliver(job: Job<WebhookJobData, WebhookJobResult>): Promise<WebhookJobResult> {
