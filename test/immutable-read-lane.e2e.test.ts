@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CompanyReader, TransactionRunner } from '#app/persistence';
+import { ImmutableReadCache } from '../apps/api/src/http/immutable-read.cache.js';
 import { ingestAndProject } from './support/catalogue-fixture.js';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -70,6 +71,29 @@ describe('the immutable-read lane', () => {
     expect(revalidated.status).toBe(304);
     // A 304 is not charged.
     expect(credits(revalidated)).toBe(credits(laned) - 1);
+  });
+
+  it('sends the kept bytes of a version from the lane, never asking its route again', async () => {
+    await ingestAndProject(api, [
+      records.company('bytes.io'),
+      records.page('bytes.io'),
+      records.scrape('bytes.io', '', '20250301'),
+      records.pricing('bytes.io', '', '20250301'),
+    ]);
+    const paths = [
+      '/api/files/bytes.io/version/20250301',
+      '/api/pricing/bytes.io?version=20250301',
+    ];
+    const routed = await Promise.all(paths.map(async (path) => (await get(path)).text()));
+    const remember = vi.spyOn(api.app.get(ImmutableReadCache), 'remember');
+    try {
+      const laned = await Promise.all(paths.map(async (path) => (await get(path)).text()));
+      expect(laned).toEqual(routed);
+      // The routes read their answers through remember(): the lane answered without them.
+      expect(remember).not.toHaveBeenCalled();
+    } finally {
+      remember.mockRestore();
+    }
   });
 
   it('keeps the answers of an ended period, files and pricing', async () => {

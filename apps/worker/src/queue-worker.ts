@@ -4,9 +4,6 @@ import { createRedisConnection, isFinalFailure } from '#app/contracts';
 import { isNotConnectionError, Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 
-/** What a job ended as, for its counter and log line. */
-export type JobOutcome = 'failed' | 'retrying' | (string & {});
-
 /** One queue's worker as a host runs it: what it runs and how it reports each job. */
 export interface QueueWorkerSpec<Data, Result extends { outcome: string }> {
   queue: string;
@@ -18,7 +15,8 @@ export interface QueueWorkerSpec<Data, Result extends { outcome: string }> {
   noun: string;
   options: Omit<WorkerOptions, 'connection' | 'prefix'>;
   run: (job: Job<Data, Result>) => Promise<Result>;
-  count: (job: Job<Data, Result>, outcome: JobOutcome) => void;
+  /** Counts a job that ended: its result's outcome, or `failed` or `retrying`. */
+  count: (job: Job<Data, Result>, outcome: string) => void;
   /** What a job's log lines say of it: never a secret or a record's content. */
   fields: (job: Job<Data, Result>) => Record<string, unknown>;
 }
@@ -44,7 +42,7 @@ export class QueueWorker<Data, Result extends { outcome: string }> {
     this.connection = createRedisConnection(this.config.redis.url, spec.connectionName, {
       maxRetriesPerRequest: null,
     });
-    this.worker = new Worker<Data, Result>(spec.queue, (job) => spec.run(job), {
+    this.worker = new Worker<Data, Result>(spec.queue, spec.run, {
       ...spec.options,
       connection: this.connection,
       prefix: this.config.redis.queuePrefix,

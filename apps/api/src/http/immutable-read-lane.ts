@@ -10,7 +10,7 @@ import {
   type ImmutableReadCache,
   type LaneAnswer,
 } from './immutable-read.cache.js';
-import { isMarkedImmutable, markImmutable } from './immutable-response.js';
+import { isMarkedImmutable, markImmutable, sentBody } from './immutable-response.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -143,18 +143,17 @@ function keep(
   payload: unknown,
   laneKey: string,
 ): boolean {
-  if (reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) {
-    return false;
-  }
+  const body = sentBody(payload);
+  if (reply.statusCode !== 200 || body === null) return false;
   if (laneRuleOf(request)?.projectors) {
-    cache.keepSent(laneKey, payload, '');
+    cache.keepSent(laneKey, body, '');
     return true;
   }
   const etag = reply.getHeader('etag');
   const kept = request.keptAnswer;
   // A stale answer is sent while its route reads it again: the fresh one is kept next time.
   if (isMarkedImmutable(request) && !kept?.stale && typeof etag === 'string') {
-    cache.keepSent(laneKey, payload, etag, kept);
+    cache.keepSent(laneKey, body, etag, kept);
     return true;
   }
   return false;

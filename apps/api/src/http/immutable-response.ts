@@ -54,6 +54,11 @@ function noteKept(request: FastifyRequest, kept: KeptAnswer | undefined): void {
   request.keptAnswer = kept;
 }
 
+/** The body an onSend hook is handed, when it is one that is sent as it is (text or bytes). */
+export function sentBody(payload: unknown): string | Buffer | null {
+  return typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : null;
+}
+
 /** A strong ETag of a response body. */
 export function etagOf(body: string | Buffer): string {
   return `"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
@@ -70,7 +75,7 @@ export async function immutableResponseHook(
   payload: unknown,
 ): Promise<unknown> {
   const maxAge = request.cacheForSeconds;
-  const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : null;
+  const body = sentBody(payload);
   if (maxAge === undefined || reply.statusCode !== 200 || body === null) return payload;
   const etag = request.keptAnswer?.etag ?? etagOf(body);
   void reply.header('etag', etag);
