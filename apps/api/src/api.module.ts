@@ -1,46 +1,32 @@
 import { Module } from '@nestjs/common';
-import { AccessModule, KeyRevocationListener } from '#app/access';
-import { AdminKeysController } from './admin/admin-keys.controller.js';
-import { AdminTokenGuard } from './admin/admin-token.guard.js';
-import { AdminTokenVerifier } from './admin/admin-token.verifier.js';
-import { RequestAdmission } from './auth/request-admission.js';
-import { CategoriesController } from './catalogue/categories.controller.js';
-import { ChangesController } from './changes/changes.controller.js';
-import { CompaniesController } from './catalogue/companies.controller.js';
-import { FilesController } from './catalogue/files.controller.js';
-import { PagesController } from './catalogue/pages.controller.js';
-import { PricingController } from './catalogue/pricing.controller.js';
-import { SlugResolver } from './catalogue/slug-resolver.js';
-import { HomeController } from './home/home.controller.js';
-import { ImmutableReadCache } from './http/immutable-read.cache.js';
-import { IngestController } from './ingest/ingest.controller.js';
-import { IngestModule } from '#app/ingest';
-import { UsageController } from './usage/usage.controller.js';
-import { WebhooksController } from './webhooks/webhooks.controller.js';
+import { AdminModule } from './admin/admin.module.js';
+import { ChangesModule } from './changes/changes.module.js';
+import { CompaniesModule } from './companies/companies.module.js';
+import { FilesModule } from './files/files.module.js';
+import { HomeModule } from './home/home.module.js';
+import { IngestApiModule } from './ingest/ingest-api.module.js';
+import { PagesModule } from './pages/pages.module.js';
+import { PricingModule } from './pricing/pricing.module.js';
+import { UsageModule } from './usage/usage.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
+/**
+ * The HTTP API: one module per feature, in the order the OpenAPI document lists their routes.
+ * The hooks http-app.ts adds ahead of Nest (the read lane, metering) take the same single
+ * instances of RequestAdmission and ImmutableReadCache as the features do.
+ */
 @Module({
-  imports: [AccessModule, IngestModule],
-  controllers: [
-    IngestController,
-    AdminKeysController,
-    CompaniesController,
-    CategoriesController,
-    PagesController,
-    FilesController,
-    PricingController,
-    ChangesController,
-    UsageController,
-    WebhooksController,
-    HomeController,
+  imports: [
+    IngestApiModule,
+    AdminModule,
+    CompaniesModule,
+    PagesModule,
+    FilesModule,
+    PricingModule,
+    ChangesModule,
+    UsageModule,
+    WebhooksModule,
+    HomeModule,
   ],
-  providers: [
-    RequestAdmission,
-    SlugResolver,
-    ImmutableReadCache,
-    AdminTokenGuard,
-    AdminTokenVerifier,
-    KeyRevocationListener,
-  ],
-  exports: [IngestModule, AccessModule],
 })
 export class ApiModule {}

@@ -20,8 +20,8 @@ import {
 import { ApiKeysService, KeyRequestError, RequestMeter, type ApiKeyView } from '#app/access';
 import { ApiError } from '../errors/api-error.js';
 import { validationPipe } from '../http/validation.pipe.js';
-import { ApiKeyListDto, CreatedApiKeyDto } from '../openapi/admin.dto.js';
-import { KeyUsageDto } from '../openapi/usage.dto.js';
+import { ApiKeyListDto, CreatedApiKeyDto } from './admin.dto.js';
+import { KeyUsageDto } from '../usage/usage.dto.js';
 import { usageRepresentation } from '../usage/usage-representation.js';
 import { AdminAuth, ApiErrorResponses } from '../openapi/decorators.js';
 import { idParameter } from '../openapi/parameters.js';

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ErrorCode } from 'bullmq';
 import type { FastifyRequest } from 'fastify';
-import { integerParameter, optionalText, type QueryValue } from '../catalogue/query-parameters.js';
+import { integerParameter, optionalText, type QueryValue } from '../http/query-parameters.js';
 import { ApiError } from '../errors/api-error.js';
 import { describeError } from '../errors/error-body.filter.js';
 import { DASHBOARD_PATH } from './dashboard-session.js';

@@ -1,7 +1,6 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { PRICING_CHANGE_TYPES } from '#app/domain';
-import { PricingChangeReader, pricingChangeView } from '#app/persistence';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import {
   companyParameter,
@@ -9,14 +8,15 @@ import {
   integerParameter,
   optionalText,
   type QueryValue,
-} from '../catalogue/query-parameters.js';
-import { ApiError } from '../errors/api-error.js';
+} from '../http/query-parameters.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
-import { ChangeFeedDto } from '../openapi/changes.dto.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { EXAMPLES } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
-import { decodeCursor, encodeCursor, START_OF_FEED } from './feed-cursor.js';
+import { ApiError } from '../errors/api-error.js';
+import { ChangeFeedDto } from './changes.dto.js';
+import { ChangesQueries } from './changes.queries.js';
+import { decodeCursor, START_OF_FEED } from './feed-cursor.js';
 
 /** Pricing changes of every page, in the order the log recorded them, read on by a cursor. */
 @Controller('api/changes')
@@ -25,7 +25,7 @@ import { decodeCursor, encodeCursor, START_OF_FEED } from './feed-cursor.js';
 @ApiKeyAuth()
 @CreditCost(1)
 export class ChangesController {
-  constructor(private readonly changes: PricingChangeReader) {}
+  constructor(private readonly changes: ChangesQueries) {}
 
   @Get()
   @ApiOperation({
@@ -114,23 +114,11 @@ export class ChangesController {
         { parameter: 'since', provided: since },
       );
     }
-    const limit = integerParameter('limit', limitValue, { fallback: 100, min: 1, max: 500 });
-    const companySlug = companyParameter(companyValue);
-    const eventType = eventTypeParameter(eventTypeValue);
-    // One more than asked tells whether there is more, without counting.
-    const rows = await this.changes.page({ after, limit: limit + 1, companySlug, eventType });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      changes: page.map(pricingChangeView),
-      next_cursor: last
-        ? encodeCursor({
-            transactionId: last.eventTransactionId,
-            seq: last.eventSeq,
-            index: last.changeIndex,
-          })
-        : encodeCursor(after),
-      has_more: rows.length > limit,
-    };
+    return this.changes.page({
+      after,
+      limit: integerParameter('limit', limitValue, { fallback: 100, min: 1, max: 500 }),
+      companySlug: companyParameter(companyValue),
+      eventType: eventTypeParameter(eventTypeValue),
+    });
   }
 }

@@ -26,7 +26,7 @@ import {
   PageRecordDto,
   PricingRecordDto,
   ScrapeRecordDto,
-} from '../openapi/ingest.dto.js';
+} from './ingest.dto.js';
 import { PATTERNS } from '../openapi/patterns.js';
 
 /**

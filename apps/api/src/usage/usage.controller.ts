@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
-import { UsageDto } from '../openapi/usage.dto.js';
+import { UsageDto } from './usage.dto.js';
 import { usageRepresentation } from './usage-representation.js';
 
 @Controller('api/usage')

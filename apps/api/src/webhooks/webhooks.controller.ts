@@ -30,7 +30,7 @@ import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { idParameter } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
-import { CreatedWebhookDto, RegisterWebhookDto, WebhookListDto } from '../openapi/webhooks.dto.js';
+import { CreatedWebhookDto, RegisterWebhookDto, WebhookListDto } from './webhooks.dto.js';
 
 /** Webhooks one key may hold: enough for a few environments, not a fan-out service. */
 export const MAX_WEBHOOKS_PER_KEY = 20;

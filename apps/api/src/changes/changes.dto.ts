@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema, IntersectionType } from '@nestjs/swagger';
-import { PATTERNS } from './patterns.js';
-import { PageRefDto, PricingChangeDto } from './pricing.dto.js';
+import { PATTERNS } from '../openapi/patterns.js';
+import { PageRefDto, PricingChangeDto } from '../pricing/pricing.dto.js';
 
 @ApiSchema({
   name: 'FeedChange',

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { CATEGORIES, MAX_JSON_DEPTH, RECORD_BOUNDS, type FieldBounds } from '#app/domain';
-import { PATTERNS } from './patterns.js';
-import { ANY_JSON_VALUE } from './pricing.dto.js';
+import { ANY_JSON_VALUE } from '../openapi/any-json-value.js';
+import { PATTERNS } from '../openapi/patterns.js';
 
 /**
  * Bodies of the ingestion routes, as documentation classes. The records are checked by

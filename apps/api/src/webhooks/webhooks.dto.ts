@@ -11,8 +11,8 @@ import {
   Matches,
   MaxLength,
 } from 'class-validator';
-import { EXAMPLES } from './parameters.js';
-import { PATTERNS } from './patterns.js';
+import { EXAMPLES } from '../openapi/parameters.js';
+import { PATTERNS } from '../openapi/patterns.js';
 
 export const MAX_WEBHOOK_COMPANIES = 100;
 

@@ -1,12 +1,11 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
-import { PageReferenceDto } from '../openapi/catalogue.dto.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { PAGE_SLUG_PARAMETER } from '../openapi/parameters.js';
-import { pageReference } from './representations.js';
-import { SlugResolver } from './slug-resolver.js';
+import { PageReferenceDto } from './pages.dto.js';
+import { PagesQueries } from './pages.queries.js';
 
 @Controller('api/pages')
 @UseGuards(ApiKeyGuard('read', 'pages'))
@@ -14,7 +13,7 @@ import { SlugResolver } from './slug-resolver.js';
 @ApiKeyAuth()
 @CreditCost(1)
 export class PagesController {
-  constructor(private readonly slugs: SlugResolver) {}
+  constructor(private readonly pages: PagesQueries) {}
 
   @Get(':slug')
   @ApiOperation({
@@ -49,9 +48,7 @@ export class PagesController {
       },
     },
   })
-  async one(@Param('slug') slug: string) {
-    const resolved = await this.slugs.resolvePage(slug);
-    if (!resolved) throw await this.slugs.unknownSlugWithSuggestion(slug, 'pricing page');
-    return pageReference(resolved.page, resolved.company.name);
+  one(@Param('slug') slug: string) {
+    return this.pages.one(slug);
   }
 }

@@ -1,28 +1,13 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { BILLING_VALUES, PRICING_CHANGE_TYPES } from '#app/domain';
-import { PATTERNS } from './patterns.js';
+import { ANY_JSON_VALUE } from '../openapi/any-json-value.js';
+import { PATTERNS } from '../openapi/patterns.js';
 
 /**
  * The pricing structure (docs/API.md, "PricingDocument") as libs/domain/src/pricing-document.ts builds it: every
  * field present (null rather than missing). Every id is a UUID that stays the same when the read
  * models are rebuilt.
  */
-
-/**
- * Any JSON value (null included): a combinator keeps Nest from reading `unknown` as an object.
- * The object branch says `additionalProperties: true` because client generators read a bare
- * `type: object` as an object with no property at all (openapi-typescript: Record<string, never>).
- */
-export const ANY_JSON_VALUE = {
-  anyOf: [
-    { type: 'string' },
-    { type: 'number' },
-    { type: 'boolean' },
-    { type: 'object', additionalProperties: true },
-    { type: 'array', items: {} },
-    { type: 'null' },
-  ],
-};
 
 const OPEN_VOCABULARY =
   'An open vocabulary: any lower-case identifier, stored as the pipeline sent it.';

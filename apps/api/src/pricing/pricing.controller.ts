@@ -1,28 +1,20 @@
 import { Controller, Get, Header, Param, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import {
-  diffPricing,
-  isPeriodClosed,
-  parsePeriod,
-  parseVersion,
-  type Period,
-  type PricingDocument,
-} from '#app/domain';
-import { PricingSnapshotReader, type PricingPageEntity } from '#app/persistence';
+import { isPeriodClosed, parsePeriod, parseVersion } from '#app/domain';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
 import { ApiError } from '../errors/api-error.js';
 import { ImmutableReadCache, JSON_CONTENT_TYPE } from '../http/immutable-read.cache.js';
 import { markImmutable } from '../http/immutable-response.js';
+import { periodOrThrow } from '../http/period-parameter.js';
+import { optionalText, type QueryValue } from '../http/query-parameters.js';
 import { ApiCacheableOk, ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { EXAMPLES, PAGE_SLUG_PARAMETER } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
-import { PricingDiffDto, PricingDocumentDto, PricingVersionsDto } from '../openapi/pricing.dto.js';
-import { periodOrThrow } from './period-parameter.js';
-import { optionalText, type QueryValue } from './query-parameters.js';
-import { SlugResolver } from './slug-resolver.js';
+import { PricingDiffDto, PricingDocumentDto, PricingVersionsDto } from './pricing.dto.js';
+import { PricingQueries } from './pricing.queries.js';
 
 const UNKNOWN_SLUG_EXAMPLE = {
   summary: 'Unknown slug',
@@ -81,8 +73,7 @@ const PRICING_ACCESS = { scope: 'read', feature: 'pricing' } as const;
 @CreditCost(1)
 export class PricingController {
   constructor(
-    private readonly snapshots: PricingSnapshotReader,
-    private readonly slugs: SlugResolver,
+    private readonly pricing: PricingQueries,
     private readonly immutableReads: ImmutableReadCache,
   ) {}
 
@@ -164,12 +155,10 @@ export class PricingController {
     }
     if (version !== undefined) {
       periodOrThrow(parseVersion(version), version);
-      const answer = await this.immutableReads.remember(`pricing ${slug} ${version}`, async () => {
-        const page = await this.pageOf(slug);
-        const snapshot = await this.snapshots.find(page.id, version);
-        if (!snapshot) throw await this.versionNotFound(slug, page, version);
-        return { json: snapshot.document, final: true };
-      });
+      const answer = await this.immutableReads.remember(`pricing ${slug} ${version}`, async () => ({
+        json: await this.pricing.documentOfVersion(slug, version),
+        final: true,
+      }));
       markImmutable(request, answer);
       return answer.body;
     }
@@ -181,7 +170,7 @@ export class PricingController {
         : { text: periodText, period: periodOrThrow(parsePeriod(periodText), periodText) };
     if (asked) {
       const { text, period } = asked;
-      const load = () => this.documentInPeriod(slug, text, period);
+      const load = () => this.pricing.documentInPeriod(slug, text, period);
       if (!isPeriodClosed(period, new Date())) return load();
       // An ended period's extraction is as settled as a version's: kept, first reads shared.
       const answer = await this.immutableReads.remember(
@@ -194,10 +183,7 @@ export class PricingController {
       markImmutable(request, answer);
       return answer.body;
     }
-    const page = await this.pageOf(slug);
-    const latest = await this.snapshots.latest(page.id);
-    if (!latest) throw await this.versionNotFound(slug, page, null);
-    return latest.document;
+    return this.pricing.latestDocument(slug);
   }
 
   @Get(':slug/versions')
@@ -215,17 +201,8 @@ export class PricingController {
     400: { pageRequired: PAGE_REQUIRED_EXAMPLE },
     404: { notFound: UNKNOWN_SLUG_EXAMPLE },
   })
-  async versions(@Param('slug') slug: string) {
-    const page = await this.pageOf(slug);
-    const versions = await this.snapshots.versions(page.id);
-    return {
-      slug: page.compositeSlug,
-      company_slug: page.companySlug,
-      page_subslug: page.pageSlug,
-      versions,
-      count: versions.length,
-      latest_version: versions.at(-1) ?? null,
-    };
+  versions(@Param('slug') slug: string) {
+    return this.pricing.versions(slug);
   }
 
   @Get(':slug/diff')
@@ -290,82 +267,17 @@ export class PricingController {
       });
     }
     periodOrThrow(parseVersion(from), from);
-    if (to === undefined) return this.diffJson(slug, from, null);
+    if (to === undefined) return this.pricing.diff(slug, from, null);
     periodOrThrow(parseVersion(to), to);
     // Two extractions never change, so neither does their diff.
     const answer = await this.immutableReads.remember(
       `pricing-diff ${slug} ${from} ${to}`,
       async () => ({
-        json: await this.diffJson(slug, from, to),
+        json: await this.pricing.diff(slug, from, to),
         final: true,
       }),
     );
     markImmutable(request, answer);
     return answer.body;
-  }
-
-  /** The diff's JSON text; `to` null means the latest extraction. */
-  private async diffJson(slug: string, from: string, to: string | null): Promise<string> {
-    const page = await this.pageOf(slug);
-    const [older, newer] = await Promise.all([
-      this.snapshots.find(page.id, from),
-      to === null ? this.snapshots.latest(page.id) : this.snapshots.find(page.id, to),
-    ]);
-    if (!older) throw await this.versionNotFound(slug, page, from);
-    if (!newer) throw await this.versionNotFound(slug, page, to);
-    const changes = diffPricing(
-      JSON.parse(older.document) as PricingDocument,
-      JSON.parse(newer.document) as PricingDocument,
-    );
-    return JSON.stringify({
-      slug: page.compositeSlug,
-      company_slug: page.companySlug,
-      page_subslug: page.pageSlug,
-      from: older.version,
-      to: newer.version,
-      changes,
-      count: changes.length,
-    });
-  }
-
-  /** The document of the earliest extraction in the period, or the 404 that says there is none. */
-  private async documentInPeriod(slug: string, text: string, period: Period): Promise<string> {
-    const page = await this.pageOf(slug);
-    const snapshot = await this.snapshots.earliestInRange(page.id, period.start, period.end);
-    if (snapshot) return snapshot.document;
-    const latest = await this.snapshots.latest(page.id);
-    throw new ApiError(404, 'PERIOD_NOT_FOUND', `No pricing extraction of ${slug} in ${text}`, {
-      slug,
-      requested_period: text,
-      message: `No pricing extraction of ${slug} between ${period.start} and ${period.end}`,
-      latest_version: latest?.version ?? null,
-      suggestion: latest
-        ? `The latest extraction is ${latest.version}: GET /v1/api/pricing/${slug}?version=${latest.version}`
-        : 'This page has no pricing extraction yet',
-    });
-  }
-
-  private async pageOf(slug: string): Promise<PricingPageEntity> {
-    const resolved = await this.slugs.resolvePage(slug);
-    if (!resolved) throw this.slugs.unknownSlug(slug, 'pricing page');
-    return resolved.page;
-  }
-
-  private async versionNotFound(slug: string, page: PricingPageEntity, requested: string | null) {
-    const available = await this.snapshots.versions(page.id);
-    const latest = available.at(-1) ?? null;
-    const message = requested
-      ? `No pricing extraction of ${slug} for version ${requested}`
-      : `${slug} has no pricing extraction yet`;
-    return new ApiError(404, 'VERSION_NOT_FOUND', message, {
-      slug,
-      requested_version: requested,
-      message,
-      available_versions: available,
-      latest_version: latest,
-      suggestion: latest
-        ? `Use one of available_versions, e.g. GET /v1/api/pricing/${slug}?version=${latest}`
-        : 'This page has no pricing extraction yet',
-    });
   }
 }

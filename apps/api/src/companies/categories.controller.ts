@@ -1,11 +1,10 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CATEGORIES } from '#app/domain';
-import { CompanyReader } from '#app/persistence';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
-import { CategoriesDto } from '../openapi/catalogue.dto.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
+import { CategoriesDto } from './companies.dto.js';
+import { CompaniesQueries } from './companies.queries.js';
 
 /** What a client can filter the companies list by, and how many companies each has. */
 @Controller('api/categories')
@@ -14,7 +13,7 @@ import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 @ApiKeyAuth()
 @CreditCost(0)
 export class CategoriesController {
-  constructor(private readonly companies: CompanyReader) {}
+  constructor(private readonly companies: CompaniesQueries) {}
 
   @Get()
   @ApiOperation({
@@ -26,15 +25,7 @@ export class CategoriesController {
   })
   @ApiOkResponse({ type: CategoriesDto, description: 'The categories and their companies' })
   @ApiErrorResponses('general', [401, 403, 500])
-  async list() {
-    const counts = await this.companies.countByCategory();
-    const categories = CATEGORIES.map((category) => ({
-      category,
-      companies: counts.get(category) ?? 0,
-    }));
-    return {
-      categories,
-      total_companies: categories.reduce((sum, one) => sum + one.companies, 0),
-    };
+  list() {
+    return this.companies.categories();
   }
 }

@@ -1,23 +1,10 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CATEGORIES } from '#app/domain';
-import {
-  CheckpointStore,
-  CompanyReader,
-  PageReader,
-  type CompanyEntity,
-  type CompanyFilters,
-  type CompanyOrder,
-} from '#app/persistence';
+import type { CompanyFilters } from '#app/persistence';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
-import { ImmutableReadCache } from '../http/immutable-read.cache.js';
-import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
 import { ApiError } from '../errors/api-error.js';
-import { CompanyDetailDto, CompanyListDto } from '../openapi/catalogue.dto.js';
-import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
-import { CreditCost } from '../metering/credit-cost.decorator.js';
-import { COMPANY_SLUG_PARAMETER } from '../openapi/parameters.js';
-import { PATTERNS, SORT_FIELDS, SORT_PATTERN } from '../openapi/patterns.js';
+import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
 import {
   categoryParameter,
   employeesParameter,
@@ -25,18 +12,16 @@ import {
   optionalText,
   sortParameter,
   type QueryValue,
-} from './query-parameters.js';
-import { companyDetail, companySummary, pageReference } from './representations.js';
-import { SlugResolver } from './slug-resolver.js';
+} from '../http/query-parameters.js';
+import { CreditCost } from '../metering/credit-cost.decorator.js';
+import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
+import { COMPANY_SLUG_PARAMETER } from '../openapi/parameters.js';
+import { PATTERNS, SORT_FIELDS, SORT_PATTERN } from '../openapi/patterns.js';
+import { COMPANY_LIST_READ_MODELS, CompaniesQueries } from './companies.queries.js';
+import { CompanyDetailDto, CompanyListDto } from './companies.dto.js';
 
 /** Who may read companies: the guard's rule, and the lane's (ServedAheadOfNest). */
 const COMPANIES_ACCESS = { scope: 'read', feature: 'companies' } as const;
-
-/** The read model a companies list is made from. */
-const LIST_READ_MODELS = ['companies'];
-
-/** The most matches whose ids a search keeps (about 35 KB of JSON), one read for all its pages. */
-const KEPT_MATCHES = 5_000;
 
 @Controller('api/companies')
 @UseGuards(ApiKeyGuard(COMPANIES_ACCESS.scope, COMPANIES_ACCESS.feature))
@@ -44,17 +29,11 @@ const KEPT_MATCHES = 5_000;
 @ApiKeyAuth()
 @CreditCost(1)
 export class CompaniesController {
-  constructor(
-    private readonly companies: CompanyReader,
-    private readonly pages: PageReader,
-    private readonly slugs: SlugResolver,
-    private readonly checkpoints: CheckpointStore,
-    private readonly answers: ImmutableReadCache,
-  ) {}
+  constructor(private readonly companies: CompaniesQueries) {}
 
   @Get()
   // The page and its total come from the companies read model alone.
-  @ServedAheadOfNest(COMPANIES_ACCESS, LIST_READ_MODELS)
+  @ServedAheadOfNest(COMPANIES_ACCESS, COMPANY_LIST_READ_MODELS)
   @ApiOperation({
     operationId: 'listCompanies',
     summary: 'List companies',
@@ -149,58 +128,7 @@ export class CompaniesController {
       category: categoryParameter(query.category),
       employees: employeesParameter(query.employees),
     };
-    const [rows, total] = await this.pageAndTotal(filters, sortParameter(query.sort), {
-      limit,
-      offset: (page - 1) * limit,
-    });
-    return {
-      data: rows.map(companySummary),
-      pagination: { total, page, limit, has_more: page * limit < total },
-    };
-  }
-
-  /**
-   * One page of the companies matching `filters` and how many match. A search that matches at
-   * most KEPT_MATCHES keeps their ids in order, read once for each state of the companies read
-   * model, so each of its pages is a primary-key read and its total the length of that list;
-   * a broader one reads its page in order and counts once per state.
-   */
-  private async pageAndTotal(
-    filters: CompanyFilters,
-    order: CompanyOrder,
-    window: { limit: number; offset: number },
-  ): Promise<[CompanyEntity[], number]> {
-    const stamp = await this.checkpoints.currentStamp(LIST_READ_MODELS);
-    const kept = await this.answers.remember(
-      `companies ids ${JSON.stringify(filters)} ${JSON.stringify(order)} @${stamp}`,
-      async () => ({
-        json: JSON.stringify(
-          await this.companies.matchingIds({ ...filters, ...order }, KEPT_MATCHES),
-        ),
-        final: true,
-      }),
-    );
-    const ids = JSON.parse(kept.body.toString()) as number[] | null;
-    if (ids) {
-      const cut = ids.slice(window.offset, window.offset + window.limit);
-      return [await this.companies.byIds(cut), ids.length];
-    }
-    return Promise.all([
-      this.companies.page({ ...filters, ...order, ...window }),
-      this.total(filters, stamp),
-    ]);
-  }
-
-  /**
-   * How many companies match `filters`, counted once for each state of the companies read
-   * model (every page and order of one search shares it) and kept with the answers.
-   */
-  private async total(filters: CompanyFilters, stamp: string): Promise<number> {
-    const counted = await this.answers.remember(
-      `companies total ${JSON.stringify(filters)} @${stamp}`,
-      async () => ({ json: String(await this.companies.count(filters)), final: true }),
-    );
-    return Number(counted.body.toString());
+    return this.companies.list(filters, sortParameter(query.sort), page, limit);
   }
 
   @Get(':slug')
@@ -250,13 +178,6 @@ export class CompaniesController {
         expected: 'pages',
       });
     }
-    const company = await this.slugs.company(slug);
-    if (!company) throw await this.slugs.unknownSlugWithSuggestion(slug, 'company');
-    if (!includePages) return companyDetail(company);
-    const pages = await this.pages.listByCompany(company.slug);
-    return {
-      ...companyDetail(company),
-      pages: pages.map((page) => pageReference(page, company.name)),
-    };
+    return this.companies.one(slug, includePages);
   }
 }

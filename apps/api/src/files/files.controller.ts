@@ -9,18 +9,12 @@ import {
   parseWeek,
   type Period,
 } from '#app/domain';
-import { ScrapeFileReader, type PricingPageEntity } from '#app/persistence';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
 import { ImmutableReadCache, JSON_CONTENT_TYPE } from '../http/immutable-read.cache.js';
 import { markImmutable, markRevalidated, type KeptAnswer } from '../http/immutable-response.js';
-import {
-  FilesOfPeriodDto,
-  FilesOfUnifiedPeriodDto,
-  FilesOfVersionDto,
-  FileVersionsDto,
-} from '../openapi/catalogue.dto.js';
+import { periodOrThrow } from '../http/period-parameter.js';
 import {
   ApiCacheableOk,
   ApiErrorResponses,
@@ -30,9 +24,13 @@ import {
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { EXAMPLES, FILES_SLUG_PARAMETER, pathParameter } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
-import { periodOrThrow } from './period-parameter.js';
-import { scrapeFile } from './representations.js';
-import { SlugResolver, type SlugTarget } from './slug-resolver.js';
+import {
+  FilesOfPeriodDto,
+  FilesOfUnifiedPeriodDto,
+  FilesOfVersionDto,
+  FileVersionsDto,
+} from './files.dto.js';
+import { FilesQueries } from './files.queries.js';
 
 const UNKNOWN_SLUG_EXAMPLE = {
   summary: 'Unknown company or page slug',
@@ -56,18 +54,10 @@ function filesErrorExamples(code: string, provided: string, message: string): Er
   };
 }
 
-/** A company's pages, or the one page of a composite slug. */
-function pagesOfTarget(target: SlugTarget): PricingPageEntity[] {
-  return target.kind === 'company' ? target.pages : [target.page];
-}
-
 /** Who may read files: the guard's rule, and the lane's (ServedAheadOfNest). */
 const FILES_ACCESS = { scope: 'read', feature: 'files' } as const;
 
-/**
- * Scrape files. A company slug gives the files of all its pages, a composite slug those of one
- * page; no scrape in the time asked for is an empty list, not an error.
- */
+/** Scrape files (FilesQueries), with the caching headers of answers that never change. */
 @Controller('api/files')
 @UseGuards(ApiKeyGuard(FILES_ACCESS.scope, FILES_ACCESS.feature))
 @ApiTags('Files')
@@ -75,8 +65,7 @@ const FILES_ACCESS = { scope: 'read', feature: 'files' } as const;
 @CreditCost(1)
 export class FilesController {
   constructor(
-    private readonly files: ScrapeFileReader,
-    private readonly slugs: SlugResolver,
+    private readonly files: FilesQueries,
     private readonly immutableReads: ImmutableReadCache,
   ) {}
 
@@ -95,17 +84,8 @@ export class FilesController {
   @ApiErrorResponses('coded', [400, 401, 403, 404, 500], {
     404: { notFound: UNKNOWN_SLUG_EXAMPLE },
   })
-  async versions(@Param('slug') slug: string) {
-    const target = await this.targetOf(slug);
-    const pages = pagesOfTarget(target);
-    const versions = await this.files.versions(pages.map((page) => page.id));
-    return {
-      company_slug: target.company.slug,
-      pages: pages.map((page) => page.compositeSlug),
-      versions,
-      count: versions.length,
-      latest_version: versions.at(-1) ?? null,
-    };
+  versions(@Param('slug') slug: string) {
+    return this.files.versions(slug);
   }
 
   @Get(':slug/version/:version')
@@ -143,7 +123,7 @@ export class FilesController {
   ) {
     const period = periodOrThrow(parseVersion(version), version);
     const answer = await this.immutableReads.remember(`files ${slug} ${version}`, async () => {
-      const files = await this.filesOf(await this.pagesOf(slug), period);
+      const files = await this.files.inPeriod(slug, period);
       // No file yet is no promise that none will come: the version may be scraped right now.
       return { json: JSON.stringify({ files, count: files.length }), final: files.length > 0 };
     });
@@ -303,12 +283,7 @@ export class FilesController {
     @Req() request: FastifyRequest,
   ) {
     const period = periodOrThrow(parsePeriod(input), input);
-    const pages = await this.pagesOf(slug);
-    const pageIds = pages.map((page) => page.id);
-    const version = await this.files.earliestVersion(pageIds, period.start, period.end);
-    const files = version
-      ? await this.filesOf(pages, { ...period, start: version, end: version })
-      : [];
+    const { files, version } = await this.files.ofEarliestVersion(slug, period);
     markCacheable(request, period, files.length > 0);
     return {
       files,
@@ -325,7 +300,7 @@ export class FilesController {
    */
   private async inPeriod(slug: string, period: Period, request: FastifyRequest) {
     const load = async () => {
-      const files = await this.filesOf(await this.pagesOf(slug), period);
+      const files = await this.files.inPeriod(slug, period);
       const json = JSON.stringify({
         files,
         count: files.length,
@@ -338,25 +313,6 @@ export class FilesController {
     const answer = await this.immutableReads.remember(key, load);
     markCacheable(request, period, answer.final, answer);
     return answer.body;
-  }
-
-  private async pagesOf(slug: string): Promise<PricingPageEntity[]> {
-    return pagesOfTarget(await this.targetOf(slug));
-  }
-
-  private async targetOf(slug: string): Promise<SlugTarget> {
-    const target = await this.slugs.resolve(slug);
-    if (!target) throw this.slugs.unknownSlug(slug, 'company or page');
-    return target;
-  }
-
-  private async filesOf(pages: PricingPageEntity[], period: Period) {
-    const rows = await this.files.inRange(
-      pages.map((page) => page.id),
-      period.start,
-      period.end,
-    );
-    return rows.map(scrapeFile);
   }
 }
 
