@@ -21,12 +21,13 @@ import type { Logger as PinoInstance } from 'pino';
 import { registerQueueDashboard } from './admin/queue-dashboard.js';
 import { ApiModule } from './api.module.js';
 import { ErrorBodyFilter, sendFrameworkError } from './errors/error-body.filter.js';
+import { ErrorShapes } from './errors/error-shape.js';
 import { ImmutableReadCache } from './http/immutable-read.cache.js';
 import { addSecurityHeaders } from './http/security-headers.js';
 import { keepLaneAnswer, serveImmutableReadsAheadOfNest } from './http/immutable-read-lane.js';
 import { immutableResponseHook } from './http/immutable-response.js';
 import { requestIdFor } from './http/request-id.js';
-import { refuseLongUrl, refuseUnreadableRequest, URL_LIMIT_BYTES } from './http/request-limits.js';
+import { refuseLongUrl, refuseUnreadableRequests, URL_LIMIT_BYTES } from './http/request-limits.js';
 import { refuseUnservedMethods } from './http/unserved-methods.js';
 import { RequestAdmission } from './auth/request-admission.js';
 import { settleMetering } from './metering/metering.hook.js';
@@ -70,10 +71,11 @@ export async function createHttpApp(
     shutdownHooks = true,
   }: { extraModules?: Type[]; shutdownHooks?: boolean } = {},
 ): Promise<NestFastifyApplication> {
+  const errorShapes = new ErrorShapes();
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: REQUEST_TIMEOUT_MS,
-    clientErrorHandler: refuseUnreadableRequest,
+    clientErrorHandler: refuseUnreadableRequests(errorShapes),
     genReqId: requestIdFor,
     requestIdHeader: false,
     // Whom to believe about the client address, which bounds failed authentications.
@@ -83,7 +85,11 @@ export async function createHttpApp(
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: sendFrameworkError,
   });
-  refuseUnservedMethods(adapter.getInstance());
+  const fastify = adapter.getInstance();
+  // Before Nest registers its routes: each declares its error shape in its config.
+  fastify.decorate('errorShapes', errorShapes);
+  fastify.addHook('onRoute', (route) => errorShapes.learn(route));
+  refuseUnservedMethods(fastify);
   const logger = createLogger(config, extraModules.length > 0 ? 'api+worker' : 'api');
   const app = await NestFactory.create<NestFastifyApplication>(
     rootModule(config, logger, extraModules),
@@ -109,7 +115,6 @@ export async function createHttpApp(
   // GET /v1/api/openapi.json (public) and Swagger UI at /v1/docs.
   setupOpenApi(app);
   await registerQueueDashboard(app, config);
-  const fastify = app.getHttpAdapter().getInstance();
   configureFastify(fastify, app);
   observeHttp(fastify, app.get(Metrics), logger);
   // Without useProcessExit Nest re-raises the signal after its hooks: exit 143, not 0.

@@ -9,3 +9,4 @@ export * from './record-checker.js';
 export * from './batch-body.js';
 export * from './checked-record-seal.js';
 export * from './coded-error.js';
+export * from './service-unavailable.error.js';

@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyReque
 import { bearerToken } from '../auth/presented-key.js';
 import { ApiError } from '../errors/api-error.js';
 import { errorBody } from '../errors/error-body.js';
+import { errorShapeOf } from '../errors/error-shape.js';
 import { describeError } from '../errors/error-body.filter.js';
 import { AdminTokenVerifier } from './admin-token.verifier.js';
 import { LOGIN_PAGE_SECURITY_POLICY, loginPage } from './dashboard-login-page.js';
@@ -318,7 +319,7 @@ function errorAnswer(
   const retryAfter = description.details?.retry_after;
   if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
   void reply.status(description.status);
-  return errorBody(description, request.url, request.id);
+  return errorBody(description, errorShapeOf(request), request.id);
 }
 
 /**

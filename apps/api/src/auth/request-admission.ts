@@ -9,7 +9,7 @@ import {
 import { AppConfig, type Feature, type PlanDefinition } from '#app/config';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
-import { usesCodedErrorShape } from '../errors/error-body.js';
+import { errorShapeOf } from '../errors/error-shape.js';
 import { limitExceeded, tooManyFailedAuthentications } from '../metering/limit-exceeded.js';
 import { presentedApiKey } from './presented-key.js';
 import './authenticated-request.js';
@@ -80,7 +80,7 @@ export class RequestAdmission {
     request.metering = await this.meter.meter(principal.id, plan, mode, now);
     const { reading } = request.metering;
     if (reading.outcome !== 'ok') {
-      throw limitExceeded(reading, usesCodedErrorShape(request.url), now);
+      throw limitExceeded(reading, errorShapeOf(request), now);
     }
     if (refusal) throw refusal;
     request.apiKey = principal;

@@ -1,17 +1,19 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import { CodedError } from '#app/contracts';
+import { CodedError, isRedisUnavailable, ServiceUnavailable } from '#app/contracts';
 import { isDatabaseUnavailable } from '#app/persistence';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody, usesCodedErrorShape, type ErrorDescription } from './error-body.js';
+import { errorBody, type ErrorDescription } from './error-body.js';
+import { errorShapeOf } from './error-shape.js';
 
 /** Anything thrown, as the documented error description; internals never leave the process. */
 export function describeError(exception: unknown): ErrorDescription {
-  if (exception instanceof CodedError) {
+  const coded = exception instanceof CodedError ? exception : outageOf(exception);
+  if (coded) {
     return {
-      status: exception.status,
-      code: exception.code,
-      message: exception.message,
-      details: exception.details,
+      status: coded.status,
+      code: coded.code,
+      message: coded.message,
+      details: coded.details,
     };
   }
   if (exception instanceof HttpException) {
@@ -27,36 +29,19 @@ export function describeError(exception: unknown): ErrorDescription {
       message: fastifyError.message ?? 'Bad request',
     };
   }
-  // Redis or the database down, restarting or cut off: not the request's fault, and the same
-  // request may succeed shortly (a metered read's charge is given back, as for any non-2xx).
-  if (isRedisUnavailable(exception) || isDatabaseUnavailable(exception)) {
-    return {
-      status: 503,
-      code: 'SERVICE_UNAVAILABLE',
-      message: 'A backing service is unavailable; nothing was done. Retry shortly',
-      details: { retry_after: RETRY_AFTER_SECONDS },
-    };
-  }
   return { status: 500, code: 'INTERNAL_ERROR', message: 'An unexpected error occurred' };
 }
 
 const RETRY_AFTER_SECONDS = 5;
 
-/** Redis answers errors with these when it cannot take a command for now. */
-const REDIS_REFUSALS = /^(OOM|MISCONF|READONLY|BUSY|MASTERDOWN|LOADING|TRYAGAIN|CLUSTERDOWN) /;
-
 /**
- * Redis cannot serve a command for now: unreachable (ioredis gave up, the connection closed),
- * stalled (the command timed out), or refusing it (out of memory, read-only replica, loading).
+ * Redis or the database down, restarting or cut off, as the library that owns each client
+ * recognises it: a typed ServiceUnavailable (503, Retry-After).
  */
-function isRedisUnavailable(exception: unknown): boolean {
-  const error = exception as { name?: string; message?: string } | null;
-  return (
-    error?.name === 'MaxRetriesPerRequestError' ||
-    error?.message === 'Connection is closed.' ||
-    error?.message === 'Command timed out' ||
-    (error?.name === 'ReplyError' && REDIS_REFUSALS.test(error.message ?? ''))
-  );
+function outageOf(exception: unknown): ServiceUnavailable | null {
+  return isRedisUnavailable(exception) || isDatabaseUnavailable(exception)
+    ? new ServiceUnavailable(RETRY_AFTER_SECONDS)
+    : null;
 }
 
 function codeForStatus(status: number): string {
@@ -85,7 +70,7 @@ export function sendErrorReply(
   if (
     description.status === 500 &&
     (exception as Error)?.name === 'QueryFailedError' &&
-    usesCodedErrorShape(request.url)
+    errorShapeOf(request) === 'coded'
   ) {
     description.code = 'DB_ERROR';
     description.message = 'A data query failed';
@@ -111,7 +96,7 @@ function prepareErrorReply(
   const retryAfter = description.details?.retry_after;
   if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
   void reply.status(description.status);
-  return errorBody(description, request.url, request.id);
+  return errorBody(description, errorShapeOf(request), request.id);
 }
 
 /**

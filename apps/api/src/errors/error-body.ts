@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import type { ErrorShape } from './error-shape.js';
 
 /** `error` of the general shape: the category as the live service writes it. */
 const CATEGORIES: Record<number, string> = {
@@ -18,22 +19,19 @@ export interface ErrorDescription {
   details?: Record<string, unknown>;
 }
 
-/** Files and pricing answer `{error, code, details?}`; every other route `{error, message, details?}`. */
-export function usesCodedErrorShape(url: string): boolean {
-  return /^\/v1\/api\/(files|pricing)(\/|\?|$)/.test(url);
-}
-
+/** The documented body of `error` in `shape` (ErrorShapes says which a request takes). */
 export function errorBody(
   error: ErrorDescription,
-  url: string,
+  shape: ErrorShape,
   requestId: string,
 ): Record<string, unknown> {
-  const body: Record<string, unknown> = usesCodedErrorShape(url)
-    ? { error: error.message, code: error.code }
-    : {
-        error: CATEGORIES[error.status] ?? STATUS_CODES[error.status] ?? 'Error',
-        message: error.message,
-      };
+  const body: Record<string, unknown> =
+    shape === 'coded'
+      ? { error: error.message, code: error.code }
+      : {
+          error: CATEGORIES[error.status] ?? STATUS_CODES[error.status] ?? 'Error',
+          message: error.message,
+        };
   if (error.details) body.details = error.details;
   // Clients of the live service read retry_after at either level.
   if (error.details?.retry_after !== undefined) body.retry_after = error.details.retry_after;

@@ -1,4 +1,3 @@
-import { RouteConfig } from '@nestjs/platform-fastify';
 import type { ApiKeyScope } from '#app/access';
 import type { Feature } from '#app/config';
 import type { CheckpointStore } from '#app/persistence';
@@ -11,6 +10,7 @@ import {
   type LaneAnswer,
 } from './immutable-read.cache.js';
 import { isMarkedImmutable, markImmutable, sentBody } from './immutable-response.js';
+import { routeConfigEntry, WithRouteConfig } from './route-config.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -48,11 +48,11 @@ export function ServedAheadOfNest(
   access: { scope: ApiKeyScope; feature: Feature },
   projectors?: readonly string[],
 ) {
-  return RouteConfig({ [LANE]: { ...access, charged: true, projectors } satisfies LaneRule });
+  return WithRouteConfig({ [LANE]: { ...access, charged: true, projectors } satisfies LaneRule });
 }
 
 function laneRuleOf(request: FastifyRequest): LaneRule | undefined {
-  return (request.routeOptions.config as { [LANE]?: LaneRule } | undefined)?.[LANE];
+  return routeConfigEntry<LaneRule>(request, LANE);
 }
 
 /**

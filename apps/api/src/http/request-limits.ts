@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../errors/error-body.js';
+import { errorShapeOf, type ErrorShapes } from '../errors/error-shape.js';
 
 /**
  * Refusals of requests too big or too slow to serve. The body limit is Fastify's own (413);
@@ -30,7 +31,7 @@ export async function refuseLongUrl(
     message: `The URL is longer than ${URL_LIMIT_BYTES} bytes`,
     details: { limit_bytes: URL_LIMIT_BYTES },
   };
-  return reply.code(414).send(errorBody(refusal, request.url, request.id));
+  return reply.code(414).send(errorBody(refusal, errorShapeOf(request), request.id));
 }
 
 const CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {
@@ -49,28 +50,32 @@ const CLIENT_ERRORS: Record<string, { status: number; code: string; message: str
 /**
  * The HTTP server's `clientError`: Node could not read a request (headers too large, too slow,
  * not HTTP). There is no request to route, so the answer is written to the socket, which
- * then closes (Node's own behaviour, with our body instead of Fastify's).
+ * then closes (Node's own behaviour, with our body instead of Fastify's), in the shape of the
+ * path of the request line when Node read that far.
  */
-export function refuseUnreadableRequest(error: ConnectionError, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const refusal = CLIENT_ERRORS[error.code ?? ''] ?? {
-    status: 400,
-    code: 'BAD_REQUEST',
-    message: 'The request is not valid HTTP',
+export const refuseUnreadableRequests =
+  (shapes: ErrorShapes) =>
+  (error: ConnectionError, socket: Socket): void => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const refusal = CLIENT_ERRORS[error.code ?? ''] ?? {
+      status: 400,
+      code: 'BAD_REQUEST',
+      message: 'The request is not valid HTTP',
+    };
+    const shape = shapes.ofPath(requestedPath(error.rawPacket));
+    const body = JSON.stringify(errorBody(refusal, shape, ''));
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\nX-Request-Id: ${randomUUID()}\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
   };
-  const body = JSON.stringify(errorBody(refusal, requestedPath(error.rawPacket), ''));
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nX-Request-Id: ${randomUUID()}\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy(error);
-}
 
 /**
- * The path of the request line, when Node read that far: it picks the error body's shape.
+ * The path of the request line, when Node read that far.
  * (Node passes the bytes it read as a Buffer; Fastify's type says otherwise.)
  */
 function requestedPath(rawPacket: unknown): string {

@@ -2,6 +2,7 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { errorBody, type ErrorDescription } from '../errors/error-body.js';
+import { errorShapeOf } from '../errors/error-shape.js';
 import { requestIdFor } from './request-id.js';
 
 /**
@@ -29,7 +30,9 @@ export function refuseUnservedMethods(fastify: FastifyInstance): void {
     if (allowed.length > 0) void reply.header('allow', allowed.join(', '));
     return reply
       .code(405)
-      .send(errorBody(methodNotAllowed(request.method, allowed), request.url, request.id));
+      .send(
+        errorBody(methodNotAllowed(request.method, allowed), errorShapeOf(request), request.id),
+      );
   });
 
   // Node hands CONNECT (a proxy's tunnel request) to 'connect' listeners instead of routing
@@ -40,7 +43,11 @@ export function refuseUnservedMethods(fastify: FastifyInstance): void {
     const allowed = path.startsWith('/') ? allowedOn(path) : [];
     const requestId = requestIdFor(request);
     const body = JSON.stringify(
-      errorBody(methodNotAllowed(request.method ?? 'CONNECT', allowed), path, requestId),
+      errorBody(
+        methodNotAllowed(request.method ?? 'CONNECT', allowed),
+        fastify.errorShapes.ofPath(path),
+        requestId,
+      ),
     );
     const headers = [
       `HTTP/1.1 405 ${STATUS_CODES[405]}`,

@@ -1,5 +1,6 @@
 import { secondsUntil, type MeterReading } from '#app/access';
 import { ApiError } from '../errors/api-error.js';
+import type { ErrorShape } from '../errors/error-shape.js';
 
 /**
  * The 429 for a refused request, in the details its route family documents (docs/API.md,
@@ -7,7 +8,7 @@ import { ApiError } from '../errors/api-error.js';
  * fields; every 429 has `limit`, `remaining`, `reset_at` and `retry_after` (which the error body
  * also puts at the top level and in Retry-After).
  */
-export function limitExceeded(reading: MeterReading, codedShape: boolean, now: Date): ApiError {
+export function limitExceeded(reading: MeterReading, shape: ErrorShape, now: Date): ApiError {
   const { retryAfter, resetAt } = retryTimes(reading.retryAfterMs, now);
   switch (reading.outcome) {
     case 'credits': {
@@ -15,7 +16,7 @@ export function limitExceeded(reading: MeterReading, codedShape: boolean, now: D
       const limits = { limit: reading.credits.limit, remaining: 0, reset_at: resetAt };
       return new ApiError(429, 'INSUFFICIENT_CREDITS', message, {
         ...limits,
-        ...(codedShape ? { required: 1, seconds_until_reset: retryAfter, message } : {}),
+        ...(shape === 'coded' ? { required: 1, seconds_until_reset: retryAfter, message } : {}),
         retry_after: retryAfter,
       });
     }

@@ -3,7 +3,7 @@ import type { RequestMeter } from '#app/access';
 import type { Metrics } from '#app/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { replaceWithError } from '../errors/error-body.filter.js';
-import { usesCodedErrorShape } from '../errors/error-body.js';
+import { errorShapeOf } from '../errors/error-shape.js';
 import { limitExceeded } from './limit-exceeded.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 import '../auth/authenticated-request.js';
@@ -47,9 +47,5 @@ export async function settleMetering(
   }
   void reply.headers(rateLimitHeaders(reading, now));
   if (reading.outcome !== 'burst') return payload;
-  return replaceWithError(
-    limitExceeded(reading, usesCodedErrorShape(request.url), now),
-    request,
-    reply,
-  );
+  return replaceWithError(limitExceeded(reading, errorShapeOf(request), now), request, reply);
 }

@@ -16,6 +16,7 @@ import {
   RateLimitedErrorDto,
   ServiceUnavailableErrorDto,
 } from './errors.dto.js';
+import { DeclareErrorShape, type ErrorShape } from '../errors/error-shape.js';
 
 /**
  * Composite decorators that keep the controllers' OpenAPI metadata short and uniform: who may
@@ -45,7 +46,6 @@ export function AdminAuth(): ClassDecorator & MethodDecorator {
 }
 
 /** The two error body shapes: coded on files and pricing, general everywhere else. */
-export type ErrorFamily = 'general' | 'coded';
 export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 413 | 414 | 415 | 429 | 431 | 500 | 503;
 export type ErrorExamples = Partial<Record<ErrorStatus, Record<string, ApiResponseExamples>>>;
 
@@ -98,7 +98,7 @@ const SERVER_ERROR_TRACE = {
   timestamp: '2025-10-16T08:30:00.000Z',
 };
 
-const DEFAULT_EXAMPLES: Record<ErrorFamily, ErrorExamples> = {
+const DEFAULT_EXAMPLES: Record<ErrorShape, ErrorExamples> = {
   general: {
     400: {
       badUrl: {
@@ -258,7 +258,7 @@ const DEFAULT_EXAMPLES: Record<ErrorFamily, ErrorExamples> = {
   },
 };
 
-function errorType(family: ErrorFamily, status: ErrorStatus): Type<unknown> {
+function errorType(family: ErrorShape, status: ErrorStatus): Type<unknown> {
   if (status === 503) {
     return family === 'coded' ? CodedServiceUnavailableErrorDto : ServiceUnavailableErrorDto;
   }
@@ -275,7 +275,7 @@ function errorType(family: ErrorFamily, status: ErrorStatus): Type<unknown> {
  * or headers past the size limits).
  */
 export function ApiErrorResponses(
-  family: ErrorFamily,
+  family: ErrorShape,
   statuses: ErrorStatus[],
   examples: ErrorExamples = {},
 ): MethodDecorator {
@@ -287,6 +287,7 @@ export function ApiErrorResponses(
     431,
   ]);
   return applyDecorators(
+    DeclareErrorShape(family),
     ...[...all].map((status) => {
       const chosen = examples[status] ?? DEFAULT_EXAMPLES[family][status];
       return ApiResponse({
