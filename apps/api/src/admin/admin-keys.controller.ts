@@ -21,6 +21,7 @@ import { ApiKeysService, KeyRequestError, RequestMeter, type ApiKeyView } from '
 import { ApiError } from '../errors/api-error.js';
 import { validationPipe } from '../http/validation.pipe.js';
 import { ApiKeyListDto, CreatedApiKeyDto } from './admin.dto.js';
+import { ADMIN_KEYS_ERROR_EXAMPLES } from './admin.examples.js';
 import { KeyUsageDto } from '../usage/usage.dto.js';
 import { usageRepresentation } from '../usage/usage-representation.js';
 import { AdminAuth, ApiErrorResponses } from '../openapi/decorators.js';
@@ -31,29 +32,6 @@ import { AdminTokenGuard } from './admin-token.guard.js';
 import { CreateKeyDto } from './create-key.dto.js';
 
 const KEY_ID = new RegExp(PATTERNS.uuid);
-
-/** The documented 401 of every admin operation. */
-const ADMIN_TOKEN_REFUSED = {
-  token: {
-    summary: 'No or wrong admin token',
-    value: {
-      error: 'Unauthorized',
-      message: 'A valid admin token is required',
-      details: { hint: 'Send "Authorization: Bearer <ADMIN_TOKEN>"' },
-    },
-  },
-};
-
-const UNKNOWN_KEY = {
-  unknown: {
-    summary: 'Unknown key',
-    value: {
-      error: 'Not Found',
-      message: 'No API key 2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b',
-      details: { id: '2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b' },
-    },
-  },
-};
 
 @Controller('admin/keys')
 @UseGuards(AdminTokenGuard)
@@ -76,31 +54,7 @@ export class AdminKeysController {
     description: 'The answer is the only time the key itself is shown. Unknown fields are refused.',
   })
   @ApiCreatedResponse({ type: CreatedApiKeyDto, description: 'The new key, shown once' })
-  @ApiErrorResponses('general', [400, 401, 413, 415, 500], {
-    400: {
-      plan: {
-        summary: 'Unknown plan',
-        value: {
-          error: 'Bad Request',
-          message: 'plan must be one of: free, pro, enterprise',
-          details: {
-            parameter: 'plan',
-            provided: 'platinum',
-            valid_values: ['free', 'pro', 'enterprise'],
-          },
-        },
-      },
-      body: {
-        summary: 'Invalid body',
-        value: {
-          error: 'Bad Request',
-          message: 'The request body is invalid',
-          details: { errors: [{ field: 'role', reasons: ['property role should not exist'] }] },
-        },
-      },
-    },
-    401: ADMIN_TOKEN_REFUSED,
-  })
+  @ApiErrorResponses('general', [400, 401, 413, 415, 500], ADMIN_KEYS_ERROR_EXAMPLES.create)
   async create(@Body() body: CreateKeyDto) {
     try {
       const created = await this.keys.create({
@@ -137,9 +91,7 @@ export class AdminKeysController {
     description: 'Every key with its status and last use; never a secret.',
   })
   @ApiOkResponse({ type: ApiKeyListDto, description: 'Every key' })
-  @ApiErrorResponses('general', [401, 500], {
-    401: ADMIN_TOKEN_REFUSED,
-  })
+  @ApiErrorResponses('general', [401, 500], ADMIN_KEYS_ERROR_EXAMPLES.list)
   async list(): Promise<{ data: ApiKeyView[] }> {
     return { data: await this.keys.list() };
   }
@@ -154,10 +106,7 @@ export class AdminKeysController {
   })
   @ApiParam(idParameter('The key id', '2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b'))
   @ApiNoContentResponse({ description: 'The key is revoked' })
-  @ApiErrorResponses('general', [400, 401, 404, 500], {
-    401: ADMIN_TOKEN_REFUSED,
-    404: UNKNOWN_KEY,
-  })
+  @ApiErrorResponses('general', [400, 401, 404, 500], ADMIN_KEYS_ERROR_EXAMPLES.revoke)
   async revoke(@Param('id') id: string): Promise<void> {
     await this.existingKey(id);
     await this.keys.revoke(id);
@@ -173,10 +122,7 @@ export class AdminKeysController {
   })
   @ApiParam(idParameter('The key id', '2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b'))
   @ApiOkResponse({ type: KeyUsageDto, description: "The key's plan and counters" })
-  @ApiErrorResponses('general', [400, 401, 404, 429, 500, 503], {
-    401: ADMIN_TOKEN_REFUSED,
-    404: UNKNOWN_KEY,
-  })
+  @ApiErrorResponses('general', [400, 401, 404, 429, 500, 503], ADMIN_KEYS_ERROR_EXAMPLES.usage)
   async usage(@Param('id') id: string) {
     const key = await this.existingKey(id);
     const reading = await this.meter.read(id, key.plan);

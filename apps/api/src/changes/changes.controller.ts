@@ -15,6 +15,7 @@ import { EXAMPLES } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
 import { ApiError } from '../errors/api-error.js';
 import { ChangeFeedDto } from './changes.dto.js';
+import { CHANGES_ERROR_EXAMPLES } from './changes.examples.js';
 import { ChangesQueries } from './changes.queries.js';
 import { decodeCursor, START_OF_FEED } from './feed-cursor.js';
 
@@ -74,30 +75,7 @@ export class ChangesController {
     type: ChangeFeedDto,
     description: 'A page of changes and the cursor to read on from',
   })
-  @ApiErrorResponses('general', [400, 401, 403, 500], {
-    400: {
-      cursor: {
-        summary: 'A since that is not a cursor of this feed',
-        value: {
-          error: 'Bad Request',
-          message: 'since is not a cursor of this feed: pass a next_cursor as it was given',
-          details: { parameter: 'since', provided: 'abc' },
-        },
-      },
-      eventType: {
-        summary: 'An unknown event_type',
-        value: {
-          error: 'Bad Request',
-          message: 'Unknown event_type: price_up',
-          details: {
-            parameter: 'event_type',
-            provided: 'price_up',
-            valid_values: [...PRICING_CHANGE_TYPES],
-          },
-        },
-      },
-    },
-  })
+  @ApiErrorResponses('general', [400, 401, 403, 500], CHANGES_ERROR_EXAMPLES.list)
   async list(
     @Query('since') sinceValue: QueryValue,
     @Query('limit') limitValue: QueryValue,

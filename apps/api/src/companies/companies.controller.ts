@@ -19,6 +19,7 @@ import { COMPANY_SLUG_PARAMETER } from '../openapi/parameters.js';
 import { PATTERNS, SORT_FIELDS, SORT_PATTERN } from '../openapi/patterns.js';
 import { COMPANY_LIST_READ_MODELS, CompaniesQueries } from './companies.queries.js';
 import { CompanyDetailDto, CompanyListDto } from './companies.dto.js';
+import { COMPANIES_ERROR_EXAMPLES } from './companies.examples.js';
 
 /** Who may read companies: the guard's rule, and the lane's (ServedAheadOfNest). */
 const COMPANIES_ACCESS = { scope: 'read', feature: 'companies' } as const;
@@ -95,31 +96,7 @@ export class CompaniesController {
     example: '-employees',
   })
   @ApiOkResponse({ type: CompanyListDto, description: 'One page of matching companies' })
-  @ApiErrorResponses('general', [400, 401, 403, 500], {
-    400: {
-      limit: {
-        summary: 'limit out of range',
-        value: {
-          error: 'Bad Request',
-          message: 'limit must be an integer from 1 to 100',
-          details: {
-            parameter: 'limit',
-            provided: '500',
-            expected: 'an integer from 1 to 100',
-            max: 100,
-          },
-        },
-      },
-      category: {
-        summary: 'Unknown category',
-        value: {
-          error: 'Bad Request',
-          message: 'Unknown category: Gardening',
-          details: { parameter: 'category', provided: 'Gardening', valid_values: [...CATEGORIES] },
-        },
-      },
-    },
-  })
+  @ApiErrorResponses('general', [400, 401, 403, 500], COMPANIES_ERROR_EXAMPLES.list)
   async list(@Query() query: Record<string, QueryValue>) {
     const limit = integerParameter('limit', query.limit, { fallback: 20, min: 1, max: 100 });
     const page = integerParameter('page', query.page, { fallback: 1, min: 1 });
@@ -147,28 +124,7 @@ export class CompaniesController {
     description: 'pages: add the pricing page references of the company',
   })
   @ApiOkResponse({ type: CompanyDetailDto, description: 'The company' })
-  @ApiErrorResponses('general', [400, 401, 403, 404, 500], {
-    400: {
-      include: {
-        summary: 'include other than pages',
-        value: {
-          error: 'Bad Request',
-          message: 'include accepts only "pages"',
-          details: { parameter: 'include', provided: 'plans', expected: 'pages' },
-        },
-      },
-    },
-    404: {
-      unknown: {
-        summary: 'Unknown slug',
-        value: {
-          error: 'Not Found',
-          message: 'No company with slug notoin.so',
-          details: { slug: 'notoin.so', suggestion: 'notion.so' },
-        },
-      },
-    },
-  })
+  @ApiErrorResponses('general', [400, 401, 403, 404, 500], COMPANIES_ERROR_EXAMPLES.one)
   async one(@Param('slug') slug: string, @Query('include') include: QueryValue) {
     const includePages = optionalText('include', include) !== undefined;
     if (includePages && include !== 'pages') {

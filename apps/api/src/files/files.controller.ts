@@ -15,12 +15,7 @@ import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
 import { ImmutableReadCache, JSON_CONTENT_TYPE } from '../http/immutable-read.cache.js';
 import { markImmutable, markRevalidated, type KeptAnswer } from '../http/immutable-response.js';
 import { periodOrThrow } from '../http/period-parameter.js';
-import {
-  ApiCacheableOk,
-  ApiErrorResponses,
-  ApiKeyAuth,
-  type ErrorExamples,
-} from '../openapi/decorators.js';
+import { ApiCacheableOk, ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { EXAMPLES, FILES_SLUG_PARAMETER, pathParameter } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
@@ -30,29 +25,8 @@ import {
   FilesOfVersionDto,
   FileVersionsDto,
 } from './files.dto.js';
+import { FILES_ERROR_EXAMPLES } from './files.examples.js';
 import { FilesQueries } from './files.queries.js';
-
-const UNKNOWN_SLUG_EXAMPLE = {
-  summary: 'Unknown company or page slug',
-  value: {
-    error: 'No company or page with slug notoin',
-    code: 'NOT_FOUND',
-    details: { slug: 'notoin', message: 'No company or page with slug notoin' },
-  },
-};
-
-/** 400 and 404 examples of one files route; `code` is the route's own time-format error. */
-function filesErrorExamples(code: string, provided: string, message: string): ErrorExamples {
-  return {
-    400: {
-      [code]: {
-        summary: `Malformed or impossible ${code.replace('INVALID_', '').toLowerCase()}`,
-        value: { error: message, code, details: { provided } },
-      },
-    },
-    404: { notFound: UNKNOWN_SLUG_EXAMPLE },
-  };
-}
 
 /** Who may read files: the guard's rule, and the lane's (ServedAheadOfNest). */
 const FILES_ACCESS = { scope: 'read', feature: 'files' } as const;
@@ -81,9 +55,7 @@ export class FilesController {
   })
   @ApiParam(FILES_SLUG_PARAMETER)
   @ApiOkResponse({ type: FileVersionsDto, description: 'The versions, oldest first' })
-  @ApiErrorResponses('coded', [400, 401, 403, 404, 500], {
-    404: { notFound: UNKNOWN_SLUG_EXAMPLE },
-  })
+  @ApiErrorResponses('coded', [400, 401, 403, 404, 500], FILES_ERROR_EXAMPLES.versions)
   versions(@Param('slug') slug: string) {
     return this.files.versions(slug);
   }
@@ -107,15 +79,7 @@ export class FilesController {
     'The files of the version (with an ETag: reusable for an hour once it has files, ' +
       'revalidated at every use while it has none)',
   )
-  @ApiErrorResponses(
-    'coded',
-    [400, 401, 403, 404, 500],
-    filesErrorExamples(
-      'INVALID_VERSION',
-      '20250231',
-      'version must be a real date in YYYYMMDD form (2025-02-31 does not exist)',
-    ),
-  )
+  @ApiErrorResponses('coded', [400, 401, 403, 404, 500], FILES_ERROR_EXAMPLES.byVersion)
   async byVersion(
     @Param('slug') slug: string,
     @Param('version') version: string,
@@ -151,11 +115,7 @@ export class FilesController {
     ),
   )
   @ApiCacheableOk(FilesOfPeriodDto, 'The files of the quarter, with its first and last day')
-  @ApiErrorResponses(
-    'coded',
-    [400, 401, 403, 404, 500],
-    filesErrorExamples('INVALID_QUARTER', '2025Q5', 'quarter must be 1 to 4'),
-  )
+  @ApiErrorResponses('coded', [400, 401, 403, 404, 500], FILES_ERROR_EXAMPLES.byQuarter)
   byQuarter(
     @Param('slug') slug: string,
     @Param('quarter') quarter: string,
@@ -182,11 +142,7 @@ export class FilesController {
     ),
   )
   @ApiCacheableOk(FilesOfPeriodDto, 'The files of the month, with its first and last day')
-  @ApiErrorResponses(
-    'coded',
-    [400, 401, 403, 404, 500],
-    filesErrorExamples('INVALID_MONTH', '202513', 'month must be 1 to 12'),
-  )
+  @ApiErrorResponses('coded', [400, 401, 403, 404, 500], FILES_ERROR_EXAMPLES.byMonth)
   byMonth(
     @Param('slug') slug: string,
     @Param('month') month: string,
@@ -215,11 +171,7 @@ export class FilesController {
     ),
   )
   @ApiCacheableOk(FilesOfPeriodDto, 'The files of the week, with its first and last day')
-  @ApiErrorResponses(
-    'coded',
-    [400, 401, 403, 404, 500],
-    filesErrorExamples('INVALID_WEEK', '2021W53', 'week must be 1 to 53 (2021 has 52 ISO weeks)'),
-  )
+  @ApiErrorResponses('coded', [400, 401, 403, 404, 500], FILES_ERROR_EXAMPLES.byWeek)
   byWeek(@Param('slug') slug: string, @Param('week') week: string, @Req() request: FastifyRequest) {
     return this.inPeriod(slug, periodOrThrow(parseWeek(week), week), request);
   }
@@ -248,35 +200,7 @@ export class FilesController {
     FilesOfUnifiedPeriodDto,
     'The files of one version, the period and the detected format',
   )
-  @ApiErrorResponses('coded', [400, 401, 403, 404, 500], {
-    ...filesErrorExamples('INVALID_WEEK', '2025W54', 'week must be 1 to 53'),
-    400: {
-      format: {
-        summary: 'No format matches',
-        value: {
-          error: 'period matches no format: use YYYYMMDD, YYYYQ#, YYYYW## or YYYYM##/YYYY##',
-          code: 'INVALID_PERIOD_FORMAT',
-          details: {
-            provided: 'last-week',
-            examples: {
-              version: '20251016',
-              quarter: '2025Q4',
-              week: '2025W42',
-              month: '2025M12',
-            },
-          },
-        },
-      },
-      week: {
-        summary: 'A week the year does not have',
-        value: {
-          error: 'week must be 1 to 53',
-          code: 'INVALID_WEEK',
-          details: { provided: '2025W54' },
-        },
-      },
-    },
-  })
+  @ApiErrorResponses('coded', [400, 401, 403, 404, 500], FILES_ERROR_EXAMPLES.byPeriod)
   async byPeriod(
     @Param('slug') slug: string,
     @Param('period') input: string,

@@ -27,6 +27,7 @@ import {
   PricingRecordDto,
   ScrapeRecordDto,
 } from './ingest.dto.js';
+import { INGEST_ERROR_EXAMPLES } from './ingest.examples.js';
 import { PATTERNS } from '../openapi/patterns.js';
 
 /**
@@ -112,36 +113,7 @@ export class IngestController {
     },
   })
   @ApiAcceptedResponse({ type: AcceptedBatchDto, description: 'Every record is queued' })
-  @ApiErrorResponses('general', [400, 401, 403, 413, 415, 500, 503], {
-    400: {
-      invalidRecords: {
-        summary: 'Some records are invalid; nothing was queued',
-        value: {
-          error: 'Bad Request',
-          message: '1 of 2 records are invalid; nothing was queued',
-          details: {
-            invalid: [
-              {
-                index: 1,
-                type: 'scrape',
-                reasons: ['version must be a real calendar date'],
-              },
-            ],
-          },
-        },
-      },
-    },
-    413: {
-      tooMany: {
-        summary: 'More than 1,000 records',
-        value: {
-          error: 'Payload Too Large',
-          message: 'A batch holds at most 1000 records',
-          details: { max: 1000, provided: 1001 },
-        },
-      },
-    },
-  })
+  @ApiErrorResponses('general', [400, 401, 403, 413, 415, 500, 503], INGEST_ERROR_EXAMPLES.push)
   async push(@Body() body: unknown, @Req() request: FastifyRequest): Promise<AcceptedBatch> {
     try {
       return await this.ingest.accept(body, request.id);
@@ -171,19 +143,7 @@ export class IngestController {
     },
   })
   @ApiOkResponse({ type: BatchStatusDto, description: 'The batch' })
-  @ApiErrorResponses('general', [400, 401, 403, 404, 500, 503], {
-    404: {
-      unknown: {
-        summary: 'Unknown batch',
-        value: {
-          error: 'Not Found',
-          message:
-            'No batch 6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f (or it is older than the retention time)',
-          details: { batch_id: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f' },
-        },
-      },
-    },
-  })
+  @ApiErrorResponses('general', [400, 401, 403, 404, 500, 503], INGEST_ERROR_EXAMPLES.batch)
   batch(@Param('batchId') batchId: string): Promise<BatchStatus> {
     return this.batches.status(batchId);
   }

@@ -5,6 +5,7 @@ import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { PAGE_SLUG_PARAMETER } from '../openapi/parameters.js';
 import { PageReferenceDto } from './pages.dto.js';
+import { PAGES_ERROR_EXAMPLES } from './pages.examples.js';
 import { PagesQueries } from './pages.queries.js';
 
 @Controller('api/pages')
@@ -26,28 +27,7 @@ export class PagesController {
   })
   @ApiParam(PAGE_SLUG_PARAMETER)
   @ApiOkResponse({ type: PageReferenceDto, description: 'The pricing page reference' })
-  @ApiErrorResponses('general', [400, 401, 403, 404, 500], {
-    400: {
-      pageRequired: {
-        summary: 'Several pages, none primary',
-        value: {
-          error: 'Bad Request',
-          message: 'acme.io has several pricing pages and no primary one: name one',
-          details: { pages: ['acme.enterprise', 'acme.teams'] },
-        },
-      },
-    },
-    404: {
-      unknown: {
-        summary: 'Unknown slug',
-        value: {
-          error: 'Not Found',
-          message: 'No pricing page with slug notoin',
-          details: { slug: 'notoin', suggestion: 'notion.so' },
-        },
-      },
-    },
-  })
+  @ApiErrorResponses('general', [400, 401, 403, 404, 500], PAGES_ERROR_EXAMPLES.one)
   one(@Param('slug') slug: string) {
     return this.pages.one(slug);
   }

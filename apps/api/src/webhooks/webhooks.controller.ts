@@ -30,10 +30,13 @@ import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { idParameter } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
-import { CreatedWebhookDto, RegisterWebhookDto, WebhookListDto } from './webhooks.dto.js';
-
-/** Webhooks one key may hold: enough for a few environments, not a fan-out service. */
-export const MAX_WEBHOOKS_PER_KEY = 20;
+import {
+  CreatedWebhookDto,
+  MAX_WEBHOOKS_PER_KEY,
+  RegisterWebhookDto,
+  WebhookListDto,
+} from './webhooks.dto.js';
+import { WEBHOOKS_ERROR_EXAMPLES } from './webhooks.examples.js';
 
 const WEBHOOK_ID = new RegExp(PATTERNS.uuid);
 
@@ -65,27 +68,7 @@ export class WebhooksController {
       'backoff until it answers 2xx. The answer is the only time the secret is shown.',
   })
   @ApiCreatedResponse({ type: CreatedWebhookDto, description: 'The webhook and its secret' })
-  @ApiErrorResponses('general', [400, 401, 403, 413, 415, 500], {
-    400: {
-      url: {
-        summary: 'A URL that cannot receive webhooks',
-        value: {
-          error: 'Bad Request',
-          message:
-            "url's host intranet.example.com resolves to 10.0.0.7, which is not a public address",
-          details: { parameter: 'url', provided: 'https://intranet.example.com/hook' },
-        },
-      },
-      limit: {
-        summary: 'Too many webhooks',
-        value: {
-          error: 'Bad Request',
-          message: `A key holds at most ${MAX_WEBHOOKS_PER_KEY} webhooks: delete one first`,
-          details: { limit: MAX_WEBHOOKS_PER_KEY },
-        },
-      },
-    },
-  })
+  @ApiErrorResponses('general', [400, 401, 403, 413, 415, 500], WEBHOOKS_ERROR_EXAMPLES.register)
   async register(@Req() request: FastifyRequest, @Body() body: RegisterWebhookDto) {
     const apiKeyId = request.apiKey!.id;
     const problem = await webhookUrlProblem(body.url, {
@@ -142,18 +125,7 @@ export class WebhooksController {
   })
   @ApiParam(idParameter('The webhook id', '6f1c2b9e-0d4a-4a7b-9c1e-2f3d4e5a6b7c'))
   @ApiNoContentResponse({ description: 'The webhook is deleted' })
-  @ApiErrorResponses('general', [400, 401, 403, 404, 500], {
-    404: {
-      unknown: {
-        summary: 'No webhook of that id for this key',
-        value: {
-          error: 'Not Found',
-          message: 'No webhook 6f1c2b9e-0d4a-4a7b-9c1e-2f3d4e5a6b7c',
-          details: { id: '6f1c2b9e-0d4a-4a7b-9c1e-2f3d4e5a6b7c' },
-        },
-      },
-    },
-  })
+  @ApiErrorResponses('general', [400, 401, 403, 404, 500], WEBHOOKS_ERROR_EXAMPLES.delete)
   async delete(@Req() request: FastifyRequest, @Param('id') id: string): Promise<void> {
     // Webhook ids are UUIDs: other text names none and is not sent to the database.
     const deleted =

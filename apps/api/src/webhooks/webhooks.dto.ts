@@ -16,6 +16,9 @@ import { PATTERNS } from '../openapi/patterns.js';
 
 export const MAX_WEBHOOK_COMPANIES = 100;
 
+/** Webhooks one key may hold: enough for a few environments, not a fan-out service. */
+export const MAX_WEBHOOKS_PER_KEY = 20;
+
 @ApiSchema({ name: 'RegisterWebhookRequest' })
 export class RegisterWebhookDto {
   @ApiProperty({

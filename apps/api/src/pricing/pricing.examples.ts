@@ -1,0 +1,99 @@
+import type { ErrorExamples } from '../openapi/decorators.js';
+
+const UNKNOWN_SLUG_EXAMPLE = {
+  summary: 'Unknown slug',
+  value: {
+    error: 'No pricing page with slug notoin',
+    code: 'NOT_FOUND',
+    details: { slug: 'notoin', message: 'No pricing page with slug notoin' },
+  },
+};
+
+const VERSION_NOT_FOUND_EXAMPLE = {
+  summary: 'No extraction of that version',
+  value: {
+    error: 'No pricing extraction of notion for version 20250101',
+    code: 'VERSION_NOT_FOUND',
+    details: {
+      slug: 'notion',
+      requested_version: '20250101',
+      message: 'No pricing extraction of notion for version 20250101',
+      available_versions: ['20250901', '20251016'],
+      latest_version: '20251016',
+      suggestion: 'Use one of available_versions, e.g. GET /v1/api/pricing/notion?version=20251016',
+    },
+  },
+};
+
+const INVALID_VERSION_EXAMPLE = {
+  summary: 'Malformed version',
+  value: {
+    error: 'version must be a real date in YYYYMMDD form',
+    code: 'INVALID_VERSION',
+    details: { provided: '2025-10-16' },
+  },
+};
+
+const PAGE_REQUIRED_EXAMPLE = {
+  summary: 'A company with several pages and no primary one',
+  value: {
+    error: 'duo.io has several pricing pages and no primary one: name one',
+    code: 'PAGE_REQUIRED',
+    details: { pages: ['duo.a-team', 'duo.b-team'] },
+  },
+};
+
+/** The error examples of each PricingController route, by method name. */
+export const PRICING_ERROR_EXAMPLES = {
+  one: {
+    400: {
+      conflicting: {
+        summary: 'version and period together',
+        value: {
+          error: 'Give version or period, not both',
+          code: 'CONFLICTING_PARAMETERS',
+          details: { provided: { version: '20251016', period: '2025Q4' } },
+        },
+      },
+      version: INVALID_VERSION_EXAMPLE,
+    },
+    404: {
+      notFound: UNKNOWN_SLUG_EXAMPLE,
+      versionNotFound: VERSION_NOT_FOUND_EXAMPLE,
+      periodNotFound: {
+        summary: 'No extraction in the period',
+        value: {
+          error: 'No pricing extraction of notion in 2024Q1',
+          code: 'PERIOD_NOT_FOUND',
+          details: {
+            slug: 'notion',
+            requested_period: '2024Q1',
+            message: 'No pricing extraction of notion between 20240101 and 20240331',
+            latest_version: '20251016',
+            suggestion:
+              'The latest extraction is 20251016: GET /v1/api/pricing/notion?version=20251016',
+          },
+        },
+      },
+    },
+  },
+  versions: {
+    400: { pageRequired: PAGE_REQUIRED_EXAMPLE },
+    404: { notFound: UNKNOWN_SLUG_EXAMPLE },
+  },
+  diff: {
+    400: {
+      missing: {
+        summary: 'No from',
+        value: {
+          error: 'from is required: a version YYYYMMDD',
+          code: 'INVALID_PARAMETER',
+          details: { parameter: 'from', provided: null, expected: 'a version YYYYMMDD' },
+        },
+      },
+      version: INVALID_VERSION_EXAMPLE,
+      pageRequired: PAGE_REQUIRED_EXAMPLE,
+    },
+    404: { notFound: UNKNOWN_SLUG_EXAMPLE, versionNotFound: VERSION_NOT_FOUND_EXAMPLE },
+  },
+} satisfies Record<string, ErrorExamples>;
