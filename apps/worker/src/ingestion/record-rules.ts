@@ -6,11 +6,11 @@ import {
   recordContentHash,
   streamIds,
   type CommandOrigin,
-  type DomainEvent,
   type EventMetadata,
   type IngestRecord,
   type PricingPageRegisteredPayload,
   type RecordedEvent,
+  type RegisteredEvent,
 } from '#app/domain';
 import type { PendingAppend } from '#app/persistence';
 import type { StreamReader } from './batched-stream-reader.js';
@@ -28,7 +28,7 @@ export function metadataFor(record: IngestRecord, origin: CommandOrigin): EventM
 export function firstEventOf(
   record: IngestRecord,
   origin: CommandOrigin,
-  event: DomainEvent,
+  event: RegisteredEvent,
 ): PendingAppend[] {
   return [
     {

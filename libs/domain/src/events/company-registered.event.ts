@@ -9,10 +9,11 @@ export interface CompanyProfile {
 }
 
 export class CompanyRegistered implements DomainEvent<CompanyProfile> {
-  /** Stored in the log: never change it; a new shape gets a new type. */
+  /** Stored in the log: never change it (a new payload shape is a new SCHEMA_VERSION). */
   static readonly TYPE = 'company.registered.v1';
+  static readonly SCHEMA_VERSION = 1;
   readonly type = CompanyRegistered.TYPE;
-  readonly schemaVersion = 1;
+  readonly schemaVersion = CompanyRegistered.SCHEMA_VERSION;
   constructor(
     readonly streamId: string,
     readonly payload: CompanyProfile,

@@ -23,8 +23,9 @@ export interface PricingExtractedPayload {
 
 export class PricingExtracted implements DomainEvent<PricingExtractedPayload> {
   static readonly TYPE = 'pricing.extracted.v1';
+  static readonly SCHEMA_VERSION = 1;
   readonly type = PricingExtracted.TYPE;
-  readonly schemaVersion = 1;
+  readonly schemaVersion = PricingExtracted.SCHEMA_VERSION;
   constructor(
     readonly streamId: string,
     readonly payload: PricingExtractedPayload,

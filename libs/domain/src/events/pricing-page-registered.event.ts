@@ -10,8 +10,9 @@ export interface PricingPageRegisteredPayload {
 
 export class PricingPageRegistered implements DomainEvent<PricingPageRegisteredPayload> {
   static readonly TYPE = 'pricing-page.registered.v1';
+  static readonly SCHEMA_VERSION = 1;
   readonly type = PricingPageRegistered.TYPE;
-  readonly schemaVersion = 1;
+  readonly schemaVersion = PricingPageRegistered.SCHEMA_VERSION;
   constructor(
     readonly streamId: string,
     readonly payload: PricingPageRegisteredPayload,

@@ -19,8 +19,9 @@ export interface ScrapeCapturedPayload {
 
 export class ScrapeCaptured implements DomainEvent<ScrapeCapturedPayload> {
   static readonly TYPE = 'scrape.captured.v1';
+  static readonly SCHEMA_VERSION = 1;
   readonly type = ScrapeCaptured.TYPE;
-  readonly schemaVersion = 1;
+  readonly schemaVersion = ScrapeCaptured.SCHEMA_VERSION;
   constructor(
     readonly streamId: string,
     readonly payload: ScrapeCapturedPayload,
