@@ -256,6 +256,11 @@ describe('upcasting, on a registry where scrape.captured.v1 has moved on to vers
     });
   });
 
+  it('upcasts an event once, however many times it is decoded', () => {
+    const stored = storedAt(4);
+    expect(decode(stored)).toBe(decode(stored));
+  });
+
   it('leaves the event it was given as it was', () => {
     const stored = storedAt(4);
     const before = structuredClone(stored);

@@ -66,11 +66,13 @@ export interface EventRegistry {
 /**
  * A decoder over `registry`. An event at the current version is answered as it is (no copy: this
  * runs for every event the projections and the ingestion read); an older one is upcast step by
- * step into a new event object. The payload is trusted to be what the registered class wrote
- * at its version: the log only takes records that passed validation.
+ * step into a new event, once however many projectors decode it. The payload is trusted to be
+ * what the registered class wrote at its version: the log only takes records that passed
+ * validation.
  */
 export function eventDecoder(registry: EventRegistry): (recorded: RecordedEvent) => DecodedEvent {
   const { classes, upcasters } = registry;
+  const upcast = new WeakMap<RecordedEvent, DecodedEvent>();
   return (recorded) => {
     const current = Object.hasOwn(classes, recorded.type)
       ? classes[recorded.type]?.SCHEMA_VERSION
@@ -83,20 +85,33 @@ export function eventDecoder(registry: EventRegistry): (recorded: RecordedEvent)
       );
     }
     if (recorded.schemaVersion === current) return recorded as DecodedEvent;
-    let payload = recorded.payload;
-    for (let version = recorded.schemaVersion; version !== current; version += 1) {
-      const upcast = version < current ? upcasters[recorded.type]?.[version] : undefined;
-      if (!upcast) {
-        throw new UndecodableEventError(
-          recorded,
-          'unknown-version',
-          `no upcaster from schema version ${version} (the current version is ${current})`,
-        );
+    let decoded = upcast.get(recorded);
+    if (!decoded) {
+      let payload = recorded.payload;
+      for (let version = recorded.schemaVersion; version !== current; version += 1) {
+        const step = version < current ? upcasters[recorded.type]?.[version] : undefined;
+        if (!step) {
+          throw new UndecodableEventError(
+            recorded,
+            'unknown-version',
+            `no upcaster from schema version ${version} (the current version is ${current})`,
+          );
+        }
+        payload = step(payload);
       }
-      payload = upcast(payload);
+      decoded = { ...recorded, schemaVersion: current, payload } as DecodedEvent;
+      upcast.set(recorded, decoded);
     }
-    return { ...recorded, schemaVersion: current, payload } as DecodedEvent;
+    return decoded;
   };
+}
+
+/**
+ * The default of a switch over every event type: a compile error while a type has no case.
+ * (decodeEvent lets no other type through.)
+ */
+export function unhandledEvent(event: never): never {
+  throw new Error(`no case for event type ${(event as RecordedEvent).type}`);
 }
 
 /** An event of the log, typed by its type and upcast to its current schema version. */
