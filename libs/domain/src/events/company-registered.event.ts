@@ -1,12 +1,8 @@
+import type { RecordFields } from '../records.js';
 import type { DomainEvent } from './domain-event.js';
 
-export interface CompanyProfile {
-  slug: string;
-  name: string;
-  category: string;
-  employees: string;
-  url: string;
-}
+/** A company record's fields: the whole profile. */
+export type CompanyProfile = RecordFields<'company'>;
 
 export class CompanyRegistered implements DomainEvent<CompanyProfile> {
   /** Stored in the log: never change it (a new payload shape is a new SCHEMA_VERSION). */
