@@ -1,4 +1,5 @@
 export * from './records.js';
+export * from './record-classes.js';
 export * from './catalogue.js';
 export * from './slugs.js';
 export * from './versions.js';

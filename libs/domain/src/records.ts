@@ -76,8 +76,9 @@ const PAGE_KEY = {
  * The one declaration of every record type: each field, in the order records show them, with its
  * kind, bounds, nullability and optionality. The record types below derive from it, and so do
  * RECORD_BOUNDS (record validation and the read-model columns), the OpenAPI schemas of the
- * records and the event payloads. Field names follow the public interface (snake_case), so a
- * record reads the same in a request body, a queue job and an event payload.
+ * records and the event payloads; the validation and OpenAPI classes must have exactly these
+ * fields (recordClasses). Field names follow the public interface (snake_case), so a record
+ * reads the same in a request body, a queue job and an event payload.
  */
 export const RECORD_FIELDS = {
   company: {
