@@ -1,3 +1,5 @@
+import type { RecordType } from '#app/domain';
+
 /**
  * Queue and job names shared by the API, the worker and any Node pipeline that adds jobs itself.
  * These values are stored in Redis and referenced by running pipelines: never change them.
@@ -19,4 +21,4 @@ export const INGEST_JOB_NAMES = {
   page: 'page',
   scrape: 'scrape',
   pricing: 'pricing',
-} as const;
+} as const satisfies { [T in RecordType]: T };

@@ -32,8 +32,17 @@ import {
   RECORD_BOUNDS,
   employeeBandLowerBound,
   isValidVersion,
+  recordClasses,
+  type ChargeInput,
+  type CompanyRecord,
+  type DiscountInput,
   type FieldBounds,
   type IngestRecord,
+  type PageRecord,
+  type PlanInput,
+  type PricingMetricInput,
+  type PricingRecord,
+  type ScrapeRecord,
   RECORD_TYPES,
 } from '#app/domain';
 
@@ -119,7 +128,7 @@ function boundsChecks(bounds: FieldBounds): PropertyDecorator[] {
   }
 }
 
-class CompanyRecordInput {
+class CompanyRecordInput implements CompanyRecord {
   @Equals('company') type!: 'company';
   @Matches(COMPANY_SLUG, { message: 'slug must be lower-case labels separated by dots' })
   @Bounded(company.slug)
@@ -149,7 +158,7 @@ class PageVersionKeyInput extends PageKeyInput {
   @Matches(VERSION_PATTERN, { message: 'version must be YYYYMMDD' }) version!: string;
 }
 
-class PageRecordInput extends PageKeyInput {
+class PageRecordInput extends PageKeyInput implements PageRecord {
   @Equals('page') type!: 'page';
   @Matches(HTTP_URL, { message: 'pricing_page_url must be an http(s) URL' })
   @Bounded(page.pricing_page_url)
@@ -159,7 +168,7 @@ class PageRecordInput extends PageKeyInput {
 const nullableUrl = (field: string) =>
   Matches(HTTP_URL, { message: `${field} must be an http(s) URL or null` });
 
-class ScrapeRecordInput extends PageVersionKeyInput {
+class ScrapeRecordInput extends PageVersionKeyInput implements ScrapeRecord {
   @Equals('scrape') type!: 'scrape';
   @Matches(HTTP_URL, { message: 'page_url must be an http(s) URL' })
   @Bounded(scrape.page_url)
@@ -189,12 +198,12 @@ class ScrapeRecordInput extends PageVersionKeyInput {
 const identifier = (field: string) =>
   Matches(OPEN_IDENTIFIER, { message: `${field} must be a lower-case identifier` });
 
-class PricingMetricInputDto {
+class PricingMetricInputDto implements PricingMetricInput {
   @IsString() @Bounded(charge.pricing_metric.fields.display_name) display_name!: string;
   @identifier('modality') @Bounded(charge.pricing_metric.fields.modality) modality!: string;
 }
 
-class ChargeInputDto {
+class ChargeInputDto implements ChargeInput {
   @identifier('billing') @Bounded(charge.billing) billing!: string;
   @Matches(/^[A-Z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
   currency!: string;
@@ -217,7 +226,7 @@ class ChargeInputDto {
   @IsOptional() @Bounded(charge.overage_info) overage_info?: unknown;
 }
 
-class DiscountInputDto {
+class DiscountInputDto implements DiscountInput {
   @identifier('discount_category') @Bounded(discount.discount_category) discount_category!: string;
   @identifier('amount_type') @Bounded(discount.amount_type) amount_type!: string;
   @IsNumber({ allowNaN: false, allowInfinity: false }) @Bounded(discount.amount) amount!: number;
@@ -225,7 +234,7 @@ class DiscountInputDto {
   @IsString() @Bounded(discount.duration) duration!: string;
 }
 
-class PlanInputDto {
+class PlanInputDto implements PlanInput {
   @IsString() @Bounded(plan.display_name) display_name!: string;
   @IsString() @Bounded(plan.internal_name) internal_name!: string;
   @IsBoolean() add_on!: boolean;
@@ -243,7 +252,7 @@ class PlanInputDto {
   discounts!: DiscountInputDto[];
 }
 
-class PricingRecordInput extends PageVersionKeyInput {
+class PricingRecordInput extends PageVersionKeyInput implements PricingRecord {
   @Equals('pricing') type!: 'pricing';
   @IsOptional() @IsString() @Bounded(pricing.scraper) scraper?: string;
   @IsArray()
@@ -254,12 +263,13 @@ class PricingRecordInput extends PageVersionKeyInput {
   plans!: PlanInputDto[];
 }
 
-const INPUT_CLASSES = {
+/** Each record type's checks, written out for their messages; their fields are RECORD_FIELDS'. */
+const INPUT_CLASSES = recordClasses({
   company: CompanyRecordInput,
   page: PageRecordInput,
   scrape: ScrapeRecordInput,
   pricing: PricingRecordInput,
-} as const;
+});
 
 // Unknown fields are refused: a misspelt optional field would otherwise vanish silently.
 const OPTIONS: ValidatorOptions = {
@@ -342,7 +352,7 @@ export async function recordProblems(
   const shape = jsonShapeProblem(value);
   if (shape) return [`${shape.field}: ${shape.reason}`];
   if (!recordType) return [`type must be one of: ${RECORD_TYPES.join(', ')}`];
-  const input = plainToInstance(INPUT_CLASSES[recordType] as new () => object, value);
+  const input = plainToInstance<object, unknown>(INPUT_CLASSES[recordType], value);
   const problems = flatten(await validate(input, OPTIONS));
   problems.push(...domainProblems(value as IngestRecord, scrapers));
   return problems.length <= MAX_REASONS

@@ -8,6 +8,7 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
+import { recordClasses } from '#app/domain';
 import {
   BatchStatusService,
   IngestService,
@@ -51,18 +52,21 @@ const EXAMPLE_RECORDS = [
   },
 ];
 
+/** The schema of each record type, with exactly its declared fields (RECORD_FIELDS). */
+const RECORD_DTOS = recordClasses({
+  company: CompanyRecordDto,
+  page: PageRecordDto,
+  scrape: ScrapeRecordDto,
+  pricing: PricingRecordDto,
+});
+
 const RECORD_SCHEMA = {
-  oneOf: [CompanyRecordDto, PageRecordDto, ScrapeRecordDto, PricingRecordDto].map((model) => ({
-    $ref: getSchemaPath(model),
-  })),
+  oneOf: Object.values(RECORD_DTOS).map((model) => ({ $ref: getSchemaPath(model) })),
   discriminator: {
     propertyName: 'type',
-    mapping: {
-      company: getSchemaPath(CompanyRecordDto),
-      page: getSchemaPath(PageRecordDto),
-      scrape: getSchemaPath(ScrapeRecordDto),
-      pricing: getSchemaPath(PricingRecordDto),
-    },
+    mapping: Object.fromEntries(
+      Object.entries(RECORD_DTOS).map(([type, model]) => [type, getSchemaPath(model)]),
+    ),
   },
 };
 
@@ -75,7 +79,7 @@ export const INGEST_RECORDS_ROUTE = '/v1/ingest/records';
 @ApiTags('Ingestion')
 @ApiKeyAuth()
 @CreditCost(0)
-@ApiExtraModels(CompanyRecordDto, PageRecordDto, ScrapeRecordDto, PricingRecordDto)
+@ApiExtraModels(...Object.values(RECORD_DTOS))
 export class IngestController {
   constructor(
     private readonly ingest: IngestService,

@@ -1,41 +1,127 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { CATEGORIES, MAX_JSON_DEPTH, RECORD_BOUNDS, type FieldBounds } from '#app/domain';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import {
+  CATEGORIES,
+  MAX_JSON_DEPTH,
+  RECORD_FIELDS,
+  RECORD_TYPES,
+  type ChargeInput,
+  type CompanyRecord,
+  type DiscountInput,
+  type FieldDeclaration,
+  type PageRecord,
+  type PlanInput,
+  type PricingMetricInput,
+  type PricingRecord,
+  type ScrapeRecord,
+} from '#app/domain';
 import { ANY_JSON_VALUE } from '../openapi/any-json-value.js';
 import { PATTERNS } from '../openapi/patterns.js';
 
 /**
  * Bodies of the ingestion routes, as documentation classes. The records are checked by
  * libs/contracts (record-validation.ts): these classes describe the same rules for readers,
- * with the same bounds (RECORD_BOUNDS in libs/domain).
+ * from the same declaration (RECORD_FIELDS in libs/domain), and have exactly its fields
+ * (recordClasses, in the controller).
  */
 
-const { company, page, scrape, pricing } = RECORD_BOUNDS;
+const { company, page, scrape, pricing } = RECORD_FIELDS;
 const plan = pricing.plans.items;
 const charge = plan.charges.items;
 const discount = plan.discounts.items;
 
-/** A field's declared bounds as JSON Schema keywords. */
-function bounded(bounds: FieldBounds): Record<string, number> {
-  switch (bounds.kind) {
+/** The schema keywords a declared field gives its property. */
+interface Keywords {
+  type?: StringConstructor | NumberConstructor | BooleanConstructor | 'integer';
+  nullable?: true;
+  pattern?: string;
+  enum?: readonly string[];
+  anyOf?: typeof ANY_JSON_VALUE.anyOf;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  maxItems?: number;
+  required?: false;
+}
+
+/** The JSON type of each kind of field; a list or an object names its class at the property. */
+const TYPES = {
+  text: String,
+  url: String,
+  'company-slug': String,
+  'page-slug': String,
+  identifier: String,
+  scraper: String,
+  employees: String,
+  category: String,
+  version: String,
+  currency: String,
+  integer: 'integer',
+  number: Number,
+  boolean: Boolean,
+  'free-form': undefined,
+  list: undefined,
+  object: undefined,
+} as const satisfies Record<FieldDeclaration['kind'], Keywords['type']>;
+
+/**
+ * A declared field (RECORD_FIELDS) as the keywords of its schema: its type, whether it may be
+ * null or left out, its syntax and its bounds. Its description and example are the property's.
+ */
+function declared(field: FieldDeclaration): Keywords {
+  const type = TYPES[field.kind];
+  return {
+    ...(type ? { type } : {}),
+    ...(field.nullable ? { nullable: true } : {}),
+    ...syntax(field),
+    ...bounds(field),
+    ...(field.optional ? { required: false } : {}),
+  };
+}
+
+function syntax(field: FieldDeclaration): Keywords {
+  switch (field.kind) {
+    case 'company-slug':
+      return { pattern: PATTERNS.companySlug };
+    case 'page-slug':
+      return { pattern: PATTERNS.pageSlug };
+    case 'identifier':
+      return { pattern: PATTERNS.identifier };
+    case 'employees':
+      return { pattern: PATTERNS.employees };
+    case 'version':
+      return { pattern: PATTERNS.version };
+    case 'currency':
+      return { pattern: PATTERNS.currency };
+    case 'category':
+      return { enum: CATEGORIES };
+    case 'free-form':
+      return ANY_JSON_VALUE;
+    default:
+      return {};
+  }
+}
+
+function bounds(field: FieldDeclaration): Keywords {
+  switch (field.kind) {
     case 'text':
-      return bounds.minLength > 0
-        ? { minLength: bounds.minLength, maxLength: bounds.maxLength }
-        : { maxLength: bounds.maxLength };
+      return field.minLength > 0
+        ? { minLength: field.minLength, maxLength: field.maxLength }
+        : { maxLength: field.maxLength };
     case 'url':
     case 'company-slug':
     case 'page-slug':
     case 'identifier':
     case 'scraper':
     case 'employees':
-      return { maxLength: bounds.maxLength };
+      return { maxLength: field.maxLength };
     case 'integer':
-      return { minimum: bounds.minimum, maximum: bounds.maximum };
+      return { minimum: field.minimum, maximum: field.maximum };
     case 'number':
-      return bounds.minimum === null ? {} : { minimum: bounds.minimum };
+      return field.minimum === null ? {} : { minimum: field.minimum };
     case 'list':
-      return { maxItems: bounds.maxItems };
-    case 'free-form':
-    case 'object':
+      return { maxItems: field.maxItems };
+    default:
       return {};
   }
 }
@@ -50,29 +136,28 @@ const FREE_FORM =
 const URL_DESCRIPTION = `An http(s) URL, at most ${company.url.maxLength} characters`;
 
 @ApiSchema({ name: 'CompanyRecord', description: 'Registers a company or changes its profile.' })
-export class CompanyRecordDto {
+export class CompanyRecordDto implements CompanyRecord {
   @ApiProperty({ enum: ['company'] })
   type!: 'company';
 
-  @ApiProperty({ pattern: PATTERNS.companySlug, ...bounded(company.slug), example: 'notion.so' })
+  @ApiProperty({ ...declared(company.slug), example: 'notion.so' })
   slug!: string;
 
-  @ApiProperty({ ...bounded(company.name), example: 'Notion' })
+  @ApiProperty({ ...declared(company.name), example: 'Notion' })
   name!: string;
 
-  @ApiProperty({ enum: CATEGORIES, example: 'Productivity' })
+  @ApiProperty({ ...declared(company.category), example: 'Productivity' })
   category!: string;
 
   @ApiProperty({
-    pattern: PATTERNS.employees,
-    ...bounded(company.employees),
+    ...declared(company.employees),
     description: `N+ or N-M with M >= N, each at most ${company.employees.maxBound}`,
     example: '1000+',
   })
   employees!: string;
 
   @ApiProperty({
-    ...bounded(company.url),
+    ...declared(company.url),
     description: URL_DESCRIPTION,
     example: 'https://notion.so',
   })
@@ -80,27 +165,22 @@ export class CompanyRecordDto {
 }
 
 @ApiSchema({ name: 'PageRecord', description: 'Registers a pricing page of a known company.' })
-export class PageRecordDto {
+export class PageRecordDto implements PageRecord {
   @ApiProperty({ enum: ['page'] })
   type!: 'page';
 
-  @ApiProperty({
-    pattern: PATTERNS.companySlug,
-    ...bounded(page.company_slug),
-    example: 'notion.so',
-  })
+  @ApiProperty({ ...declared(page.company_slug), example: 'notion.so' })
   company_slug!: string;
 
   @ApiProperty({
-    pattern: PATTERNS.pageSlug,
-    ...bounded(page.page_slug),
+    ...declared(page.page_slug),
     description: 'Empty for the primary pricing page',
     example: '',
   })
   page_slug!: string;
 
   @ApiProperty({
-    ...bounded(page.pricing_page_url),
+    ...declared(page.pricing_page_url),
     description: URL_DESCRIPTION,
     example: 'https://www.notion.so/pricing',
   })
@@ -111,185 +191,134 @@ export class PageRecordDto {
   name: 'ScrapeRecord',
   description: 'One scrape of a known page; natural key company + page + version + scraper.',
 })
-export class ScrapeRecordDto {
+export class ScrapeRecordDto implements ScrapeRecord {
   @ApiProperty({ enum: ['scrape'] })
   type!: 'scrape';
 
-  @ApiProperty({
-    pattern: PATTERNS.companySlug,
-    ...bounded(scrape.company_slug),
-    example: 'notion.so',
-  })
+  @ApiProperty({ ...declared(scrape.company_slug), example: 'notion.so' })
   company_slug!: string;
 
-  @ApiProperty({ pattern: PATTERNS.pageSlug, ...bounded(scrape.page_slug), example: '' })
+  @ApiProperty({ ...declared(scrape.page_slug), example: '' })
   page_slug!: string;
 
   @ApiProperty({
-    pattern: PATTERNS.version,
+    ...declared(scrape.version),
     description: 'YYYYMMDD, a real calendar date',
     example: '20251016',
   })
   version!: string;
 
   @ApiProperty({
-    ...bounded(scrape.page_url),
+    ...declared(scrape.page_url),
     description: URL_DESCRIPTION,
     example: 'https://www.notion.so/pricing',
   })
   page_url!: string;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    ...bounded(scrape.screenshot_url),
-    description: URL_DESCRIPTION,
-  })
+  @ApiProperty({ ...declared(scrape.screenshot_url), description: URL_DESCRIPTION })
   screenshot_url!: string | null;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    ...bounded(scrape.markdown_url),
-    description: URL_DESCRIPTION,
-  })
+  @ApiProperty({ ...declared(scrape.markdown_url), description: URL_DESCRIPTION })
   markdown_url!: string | null;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    ...bounded(scrape.html_url),
-    description: URL_DESCRIPTION,
-  })
+  @ApiProperty({ ...declared(scrape.html_url), description: URL_DESCRIPTION })
   html_url!: string | null;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    ...bounded(scrape.ocr_url),
-    description: URL_DESCRIPTION,
-  })
+  @ApiProperty({ ...declared(scrape.ocr_url), description: URL_DESCRIPTION })
   ocr_url!: string | null;
 
   @ApiProperty({
-    ...bounded(scrape.scraper),
+    ...declared(scrape.scraper),
     description: 'One of the configured scrapers (default scraper_1 to scraper_4)',
     example: 'scraper_1',
   })
   scraper!: string;
 
-  @ApiProperty({ type: Boolean, nullable: true })
+  @ApiProperty(declared(scrape.valid))
   valid!: boolean | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, ...bounded(scrape.score) })
+  @ApiProperty(declared(scrape.score))
   score!: number | null;
 
-  @ApiProperty({ type: Boolean, nullable: true })
+  @ApiProperty(declared(scrape.banner_free))
   banner_free!: boolean | null;
 }
 
 @ApiSchema({ name: 'PricingMetricInput' })
-export class PricingMetricInputDto {
-  @ApiProperty({ ...bounded(charge.pricing_metric.fields.display_name), example: 'per user' })
+export class PricingMetricInputDto implements PricingMetricInput {
+  @ApiProperty({ ...declared(charge.pricing_metric.fields.display_name), example: 'per user' })
   display_name!: string;
 
-  @ApiProperty({
-    pattern: PATTERNS.identifier,
-    ...bounded(charge.pricing_metric.fields.modality),
-    example: 'user_based',
-  })
+  @ApiProperty({ ...declared(charge.pricing_metric.fields.modality), example: 'user_based' })
   modality!: string;
 }
 
 @ApiSchema({ name: 'ChargeInput' })
-export class ChargeInputDto {
-  @ApiProperty({
-    pattern: PATTERNS.identifier,
-    ...bounded(charge.billing),
-    example: 'monthly_recurring_billed_monthly',
-  })
+export class ChargeInputDto implements ChargeInput {
+  @ApiProperty({ ...declared(charge.billing), example: 'monthly_recurring_billed_monthly' })
   billing!: string;
 
-  @ApiProperty({ pattern: PATTERNS.currency, example: 'USD' })
+  @ApiProperty({ ...declared(charge.currency), example: 'USD' })
   currency!: string;
 
-  @ApiProperty({ type: Number, nullable: true, ...bounded(charge.price), example: 10 })
+  @ApiProperty({ ...declared(charge.price), example: 10 })
   price!: number | null;
 
-  @ApiProperty({ pattern: PATTERNS.identifier, ...bounded(charge.charge_type), example: 'metered' })
+  @ApiProperty({ ...declared(charge.charge_type), example: 'metered' })
   charge_type!: string;
 
-  @ApiProperty({ type: () => PricingMetricInputDto, nullable: true })
+  @ApiProperty({ type: () => PricingMetricInputDto, ...declared(charge.pricing_metric) })
   pricing_metric!: PricingMetricInputDto | null;
 
-  @ApiPropertyOptional({
-    type: String,
-    nullable: true,
-    pattern: PATTERNS.identifier,
-    ...bounded(charge.usage_type),
-    example: 'licensed',
-  })
+  @ApiProperty({ ...declared(charge.usage_type), example: 'licensed' })
   usage_type?: string | null;
 
-  @ApiProperty({ ...bounded(charge.display_name), example: 'Plus monthly' })
+  @ApiProperty({ ...declared(charge.display_name), example: 'Plus monthly' })
   display_name!: string;
 
-  @ApiPropertyOptional({
-    type: String,
-    nullable: true,
-    ...bounded(charge.price_display),
-    example: '$10/user/month',
-  })
+  @ApiProperty({ ...declared(charge.price_display), example: '$10/user/month' })
   price_display?: string | null;
 
-  @ApiPropertyOptional({ ...ANY_JSON_VALUE, description: FREE_FORM })
+  @ApiProperty({ ...declared(charge.included_quantity), description: FREE_FORM })
   included_quantity?: unknown;
 
-  @ApiPropertyOptional({ ...ANY_JSON_VALUE, description: FREE_FORM })
+  @ApiProperty({ ...declared(charge.overage_info), description: FREE_FORM })
   overage_info?: unknown;
 }
 
 @ApiSchema({ name: 'DiscountInput' })
-export class DiscountInputDto {
-  @ApiProperty({
-    pattern: PATTERNS.identifier,
-    ...bounded(discount.discount_category),
-    example: 'annual_discount',
-  })
+export class DiscountInputDto implements DiscountInput {
+  @ApiProperty({ ...declared(discount.discount_category), example: 'annual_discount' })
   discount_category!: string;
 
-  @ApiProperty({
-    pattern: PATTERNS.identifier,
-    ...bounded(discount.amount_type),
-    example: 'percent',
-  })
+  @ApiProperty({ ...declared(discount.amount_type), example: 'percent' })
   amount_type!: string;
 
-  @ApiProperty({ type: Number, ...bounded(discount.amount), example: 20 })
+  @ApiProperty({ ...declared(discount.amount), example: 20 })
   amount!: number;
 
-  @ApiProperty({ ...bounded(discount.description), example: 'Save 20% when billed yearly' })
+  @ApiProperty({ ...declared(discount.description), example: 'Save 20% when billed yearly' })
   description!: string;
 
-  @ApiProperty({ ...bounded(discount.duration), example: '12 months' })
+  @ApiProperty({ ...declared(discount.duration), example: '12 months' })
   duration!: string;
 }
 
 @ApiSchema({ name: 'PlanInput' })
-export class PlanInputDto {
-  @ApiProperty({ ...bounded(plan.display_name), example: 'Plus' })
+export class PlanInputDto implements PlanInput {
+  @ApiProperty({ ...declared(plan.display_name), example: 'Plus' })
   display_name!: string;
 
-  @ApiProperty({ ...bounded(plan.internal_name), example: 'plus' })
+  @ApiProperty({ ...declared(plan.internal_name), example: 'plus' })
   internal_name!: string;
 
-  @ApiProperty({ example: false })
+  @ApiProperty({ ...declared(plan.add_on), example: false })
   add_on!: boolean;
 
-  @ApiProperty({ type: () => [ChargeInputDto], ...bounded(plan.charges) })
+  @ApiProperty({ type: () => [ChargeInputDto], ...declared(plan.charges) })
   charges!: ChargeInputDto[];
 
-  @ApiProperty({ type: () => [DiscountInputDto], ...bounded(plan.discounts) })
+  @ApiProperty({ type: () => [DiscountInputDto], ...declared(plan.discounts) })
   discounts!: DiscountInputDto[];
 }
 
@@ -297,32 +326,28 @@ export class PlanInputDto {
   name: 'PricingRecord',
   description: 'The pricing extracted from one scrape; natural key company + page + version.',
 })
-export class PricingRecordDto {
+export class PricingRecordDto implements PricingRecord {
   @ApiProperty({ enum: ['pricing'] })
   type!: 'pricing';
 
-  @ApiProperty({
-    pattern: PATTERNS.companySlug,
-    ...bounded(pricing.company_slug),
-    example: 'notion.so',
-  })
+  @ApiProperty({ ...declared(pricing.company_slug), example: 'notion.so' })
   company_slug!: string;
 
-  @ApiProperty({ pattern: PATTERNS.pageSlug, ...bounded(pricing.page_slug), example: '' })
+  @ApiProperty({ ...declared(pricing.page_slug), example: '' })
   page_slug!: string;
 
-  @ApiProperty({ pattern: PATTERNS.version, example: '20251016' })
+  @ApiProperty({ ...declared(pricing.version), example: '20251016' })
   version!: string;
 
-  @ApiPropertyOptional({
-    ...bounded(pricing.scraper),
+  @ApiProperty({
+    ...declared(pricing.scraper),
     description:
       'Which scrape of that version it was extracted from; the first scraper by name when absent',
     example: 'scraper_1',
   })
   scraper?: string;
 
-  @ApiProperty({ type: () => [PlanInputDto], ...bounded(pricing.plans) })
+  @ApiProperty({ type: () => [PlanInputDto], ...declared(pricing.plans) })
   plans!: PlanInputDto[];
 }
 
@@ -380,7 +405,7 @@ export class BatchFailureDto {
   @ApiProperty()
   job_id!: string;
 
-  @ApiProperty({ enum: ['company', 'page', 'scrape', 'pricing'] })
+  @ApiProperty({ enum: [...RECORD_TYPES] })
   type!: string;
 
   @ApiProperty({ example: 'company never.io is not known yet; gave up after 4 attempts' })

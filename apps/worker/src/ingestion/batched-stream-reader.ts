@@ -1,16 +1,16 @@
-import type { RecordedEvent } from '#app/domain';
+import { decodeEvent, type DecodedEvent, type RecordedEvent } from '#app/domain';
 import type { EventStore, Transaction } from '#app/persistence';
 
-/** How a record's decision reads the log. */
+/** How a record's decision reads the log: events decoded, told apart by type. */
 export interface StreamReader {
-  readStream(streamId: string): Promise<RecordedEvent[]>;
+  readStream(streamId: string): Promise<DecodedEvent[]>;
   /** The first event of every stream whose id starts with `prefix`, by stream id. */
-  readStreamStarts(prefix: string): Promise<RecordedEvent[]>;
+  readStreamStarts(prefix: string): Promise<DecodedEvent[]>;
 }
 
 interface Pending {
-  promise: Promise<RecordedEvent[]>;
-  resolve(events: RecordedEvent[]): void;
+  promise: Promise<DecodedEvent[]>;
+  resolve(events: DecodedEvent[]): void;
   reject(error: unknown): void;
 }
 
@@ -29,19 +29,19 @@ export class BatchedStreamReader implements StreamReader {
     private readonly tx: Transaction,
   ) {}
 
-  readStream(streamId: string): Promise<RecordedEvent[]> {
+  readStream(streamId: string): Promise<DecodedEvent[]> {
     return this.request(this.streams, streamId);
   }
 
-  readStreamStarts(prefix: string): Promise<RecordedEvent[]> {
+  readStreamStarts(prefix: string): Promise<DecodedEvent[]> {
     return this.request(this.prefixes, prefix);
   }
 
-  private request(pending: Map<string, Pending>, key: string): Promise<RecordedEvent[]> {
+  private request(pending: Map<string, Pending>, key: string): Promise<DecodedEvent[]> {
     let entry = pending.get(key);
     if (!entry) {
       let settle!: Pick<Pending, 'resolve' | 'reject'>;
-      const promise = new Promise<RecordedEvent[]>((resolve, reject) => {
+      const promise = new Promise<DecodedEvent[]>((resolve, reject) => {
         settle = { resolve, reject };
       });
       entry = { promise, ...settle };
@@ -64,16 +64,28 @@ export class BatchedStreamReader implements StreamReader {
     try {
       if (streams.size > 0) {
         const found = await this.eventStore.readStreams(this.tx, [...streams.keys()]);
-        for (const [id, entry] of streams) entry.resolve(found.get(id) ?? []);
+        for (const [id, entry] of streams) settle(entry, found.get(id));
       }
       if (prefixes.size > 0) {
         const found = await this.eventStore.readStreamStartsWithPrefixes(this.tx, [
           ...prefixes.keys(),
         ]);
-        for (const [prefix, entry] of prefixes) entry.resolve(found.get(prefix) ?? []);
+        for (const [prefix, entry] of prefixes) settle(entry, found.get(prefix));
       }
     } catch (error) {
       for (const entry of [...streams.values(), ...prefixes.values()]) entry.reject(error);
     }
   }
+}
+
+/** Answers a read with its events decoded; an event that cannot be fails that read alone. */
+function settle(entry: Pending, events: RecordedEvent[] = []): void {
+  let decoded: DecodedEvent[];
+  try {
+    decoded = events.map((event) => decodeEvent(event));
+  } catch (error) {
+    entry.reject(error);
+    return;
+  }
+  entry.resolve(decoded);
 }

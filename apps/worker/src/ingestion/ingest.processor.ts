@@ -31,6 +31,8 @@ export function commandFor(record: IngestRecord, origin: CommandOrigin) {
       return new CaptureScrape(record, origin);
     case 'pricing':
       return new ExtractPricing(record, origin);
+    default:
+      return record satisfies never;
   }
 }
 

@@ -3,14 +3,15 @@ import {
   idempotencyKey,
   RecordConflictError,
   naturalKey,
+  PricingPageRegistered,
   recordContentHash,
   streamIds,
   type CommandOrigin,
-  type DomainEvent,
+  type DecodedEvent,
   type EventMetadata,
   type IngestRecord,
   type PricingPageRegisteredPayload,
-  type RecordedEvent,
+  type RegisteredEvent,
 } from '#app/domain';
 import type { PendingAppend } from '#app/persistence';
 import type { StreamReader } from './batched-stream-reader.js';
@@ -28,7 +29,7 @@ export function metadataFor(record: IngestRecord, origin: CommandOrigin): EventM
 export function firstEventOf(
   record: IngestRecord,
   origin: CommandOrigin,
-  event: DomainEvent,
+  event: RegisteredEvent,
 ): PendingAppend[] {
   return [
     {
@@ -44,7 +45,7 @@ export function firstEventOf(
  * An immutable record (page, scrape, extraction) whose stream already exists: the same content
  * is a duplicate; other content is a conflict that names both versions, and the first stays.
  */
-export function duplicateOrConflict(record: IngestRecord, existing: RecordedEvent): 'duplicate' {
+export function duplicateOrConflict(record: IngestRecord, existing: DecodedEvent): 'duplicate' {
   const incoming = recordContentHash(record);
   if (existing.metadata.content_hash === incoming) return 'duplicate';
   throw new RecordConflictError(
@@ -68,11 +69,18 @@ export async function requirePage(
   pageSlug: string,
 ): Promise<PricingPageRegisteredPayload> {
   const [registered] = await streams.readStream(streamIds.page(companySlug, pageSlug));
-  const page = registered?.payload as PricingPageRegisteredPayload | undefined;
+  const page = pageRegistration(registered);
   if (!page || page.company_slug !== companySlug || page.page_slug !== pageSlug) {
     throw new DependencyMissingError(
       `pricing page ${companySlug}/${pageSlug} (sub-slug "${pageSlug}") is not known yet`,
     );
   }
   return page;
+}
+
+/** The registration a page's stream starts with (and holds alone). */
+export function pageRegistration(
+  event: DecodedEvent | undefined,
+): PricingPageRegisteredPayload | undefined {
+  return event?.type === PricingPageRegistered.TYPE ? event.payload : undefined;
 }

@@ -2,9 +2,13 @@ import { Injectable } from '@nestjs/common';
 import {
   CompanyProfileChanged,
   CompanyRegistered,
+  PricingExtracted,
+  PricingPageRegistered,
+  ScrapeCaptured,
   employeeBandLowerBound,
+  unhandledEvent,
   type CompanyProfile,
-  type RecordedEvent,
+  type DecodedEvent,
 } from '#app/domain';
 import { ReadModelTables, Transaction, type CompanyEntity } from '#app/persistence';
 import type { Projector } from './projector.js';
@@ -23,29 +27,37 @@ export class CompaniesProjector implements Projector {
 
   constructor(private readonly tables: ReadModelTables) {}
 
-  async apply(tx: Transaction, events: RecordedEvent[]): Promise<void> {
+  async apply(tx: Transaction, events: DecodedEvent[]): Promise<void> {
     // Registrations go in together; a profile change first writes those before it, in case it
     // changes one of them.
     let registrations: CompanyEntity[] = [];
     for (const event of events) {
-      const profile = event.payload as CompanyProfile;
-      if (event.type === CompanyRegistered.TYPE) {
-        registrations.push({
-          // The registration's log position: stable across rebuilds, unlike an autoincrement.
-          id: event.seq,
-          slug: profile.slug,
-          ...profileColumns(profile),
-          createdAt: event.recordedAt,
-          updatedAt: event.recordedAt,
-        });
-      } else if (event.type === CompanyProfileChanged.TYPE) {
-        await this.tables.companies.insert(tx, registrations);
-        registrations = [];
-        await this.tables.companies.update(
-          tx,
-          { slug: profile.slug },
-          { ...profileColumns(profile), updatedAt: event.recordedAt },
-        );
+      switch (event.type) {
+        case CompanyRegistered.TYPE:
+          registrations.push({
+            // The registration's log position: stable across rebuilds, unlike an autoincrement.
+            id: event.seq,
+            slug: event.payload.slug,
+            ...profileColumns(event.payload),
+            createdAt: event.recordedAt,
+            updatedAt: event.recordedAt,
+          });
+          break;
+        case CompanyProfileChanged.TYPE:
+          await this.tables.companies.insert(tx, registrations);
+          registrations = [];
+          await this.tables.companies.update(
+            tx,
+            { slug: event.payload.slug },
+            { ...profileColumns(event.payload), updatedAt: event.recordedAt },
+          );
+          break;
+        case PricingPageRegistered.TYPE:
+        case ScrapeCaptured.TYPE:
+        case PricingExtracted.TYPE:
+          break;
+        default:
+          unhandledEvent(event);
       }
     }
     await this.tables.companies.insert(tx, registrations);

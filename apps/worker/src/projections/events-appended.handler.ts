@@ -1,12 +1,5 @@
 import { EventsHandler, type IEventHandler } from '@nestjs/cqrs';
-import {
-  CompanyProfileChanged,
-  CompanyRegistered,
-  PricingExtracted,
-  PricingPageRegistered,
-  ScrapeCaptured,
-  type DomainEvent,
-} from '#app/domain';
+import { EVENT_CLASSES, type RegisteredEvent } from '#app/domain';
 import { Metrics } from '#app/observability';
 import { ProjectionScheduler } from './projection.scheduler.js';
 
@@ -14,20 +7,14 @@ import { ProjectionScheduler } from './projection.scheduler.js';
  * Events published after a commit in this process: counted, and projected now instead of at the
  * next tick.
  */
-@EventsHandler(
-  CompanyRegistered,
-  CompanyProfileChanged,
-  PricingPageRegistered,
-  ScrapeCaptured,
-  PricingExtracted,
-)
-export class EventsAppendedHandler implements IEventHandler<DomainEvent> {
+@EventsHandler(...Object.values(EVENT_CLASSES))
+export class EventsAppendedHandler implements IEventHandler<RegisteredEvent> {
   constructor(
     private readonly scheduler: ProjectionScheduler,
     private readonly metrics: Metrics,
   ) {}
 
-  handle(event: DomainEvent): void {
+  handle(event: RegisteredEvent): void {
     this.metrics.eventsAppended.inc({ type: event.type });
     this.scheduler.nudge();
   }

@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import {
+  CompanyProfileChanged,
+  CompanyRegistered,
+  PricingExtracted,
   PricingPageRegistered,
-  type PricingPageRegisteredPayload,
-  type RecordedEvent,
+  ScrapeCaptured,
+  unhandledEvent,
+  type DecodedEvent,
 } from '#app/domain';
-import { ReadModelTables, Transaction } from '#app/persistence';
+import { ReadModelTables, Transaction, type PricingPageEntity } from '#app/persistence';
 import type { Projector } from './projector.js';
 
 @Injectable()
@@ -13,20 +17,31 @@ export class PagesProjector implements Projector {
 
   constructor(private readonly tables: ReadModelTables) {}
 
-  async apply(tx: Transaction, events: RecordedEvent[]): Promise<void> {
-    const rows = events
-      .filter((event) => event.type === PricingPageRegistered.TYPE)
-      .map((event) => {
-        const page = event.payload as PricingPageRegisteredPayload;
-        return {
-          id: page.page_id,
-          companySlug: page.company_slug,
-          pageSlug: page.page_slug,
-          compositeSlug: page.composite_slug,
-          pricingPageUrl: page.pricing_page_url,
-          createdAt: event.recordedAt,
-        };
-      });
+  async apply(tx: Transaction, events: DecodedEvent[]): Promise<void> {
+    const rows: PricingPageEntity[] = [];
+    for (const event of events) {
+      switch (event.type) {
+        case PricingPageRegistered.TYPE: {
+          const page = event.payload;
+          rows.push({
+            id: page.page_id,
+            companySlug: page.company_slug,
+            pageSlug: page.page_slug,
+            compositeSlug: page.composite_slug,
+            pricingPageUrl: page.pricing_page_url,
+            createdAt: event.recordedAt,
+          });
+          break;
+        }
+        case CompanyRegistered.TYPE:
+        case CompanyProfileChanged.TYPE:
+        case ScrapeCaptured.TYPE:
+        case PricingExtracted.TYPE:
+          break;
+        default:
+          unhandledEvent(event);
+      }
+    }
     await this.tables.pages.insert(tx, rows);
   }
 

@@ -1,11 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import {
+  CompanyProfileChanged,
+  CompanyRegistered,
   PricingExtracted,
+  PricingPageRegistered,
+  ScrapeCaptured,
+  decodeEvent,
   diffPricing,
   streamIds,
+  unhandledEvent,
+  type DecodedEvent,
+  type DecodedEventOf,
   type PricingDocument,
   type PricingExtractedPayload,
-  type RecordedEvent,
 } from '#app/domain';
 import {
   EventStore,
@@ -16,6 +23,12 @@ import {
 } from '#app/persistence';
 import { pricingDocumentOf } from './pricing-document-of.js';
 import type { Projector } from './projector.js';
+
+interface Extraction {
+  event: DecodedEventOf<typeof PricingExtracted.TYPE>;
+  position: LogPosition;
+  payload: PricingExtractedPayload;
+}
 
 /**
  * The change feed: for each extraction, in log order, what changed from the pricing the API
@@ -34,12 +47,22 @@ export class PricingChangesProjector implements Projector {
     private readonly eventStore: EventStore,
   ) {}
 
-  async apply(tx: Transaction, events: RecordedEvent[], positions: LogPosition[]): Promise<void> {
-    const extractions = events.flatMap((event, i) =>
-      event.type === PricingExtracted.TYPE
-        ? [{ event, position: positions[i]!, payload: event.payload as PricingExtractedPayload }]
-        : [],
-    );
+  async apply(tx: Transaction, events: DecodedEvent[], positions: LogPosition[]): Promise<void> {
+    const extractions: Extraction[] = [];
+    for (const [i, event] of events.entries()) {
+      switch (event.type) {
+        case PricingExtracted.TYPE:
+          extractions.push({ event, position: positions[i]!, payload: event.payload });
+          break;
+        case CompanyRegistered.TYPE:
+        case CompanyProfileChanged.TYPE:
+        case PricingPageRegistered.TYPE:
+        case ScrapeCaptured.TYPE:
+          break;
+        default:
+          unhandledEvent(event);
+      }
+    }
     const first = extractions[0];
     if (!first) return;
     const pageOf = (payload: PricingExtractedPayload) =>
@@ -50,12 +73,12 @@ export class PricingChangesProjector implements Projector {
       extractions.map(({ payload }) => pageOf(payload)),
       first.position,
     );
-    const latest = new Map<string, PricingDocument>(
-      [...earlier].map(([page, event]) => [
-        page,
-        pricingDocumentOf(event.payload as PricingExtractedPayload),
-      ]),
-    );
+    const latest = new Map<string, PricingDocument>();
+    for (const [page, stored] of earlier) {
+      // A page's pricing streams hold extractions alone.
+      const event = decodeEvent(stored);
+      if (event.type === PricingExtracted.TYPE) latest.set(page, pricingDocumentOf(event.payload));
+    }
     const rows: PricingChangeEntity[] = [];
     for (const { event, position, payload } of extractions) {
       const before = latest.get(pageOf(payload));

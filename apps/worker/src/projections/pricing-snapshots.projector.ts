@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { PricingExtracted, type PricingExtractedPayload, type RecordedEvent } from '#app/domain';
-import { ReadModelTables, Transaction } from '#app/persistence';
+import {
+  CompanyProfileChanged,
+  CompanyRegistered,
+  PricingExtracted,
+  PricingPageRegistered,
+  ScrapeCaptured,
+  unhandledEvent,
+  type DecodedEvent,
+} from '#app/domain';
+import { ReadModelTables, Transaction, type PricingSnapshotEntity } from '#app/persistence';
 import { pricingDocumentOf } from './pricing-document-of.js';
 import type { Projector } from './projector.js';
 
@@ -11,21 +19,32 @@ export class PricingSnapshotsProjector implements Projector {
 
   constructor(private readonly tables: ReadModelTables) {}
 
-  async apply(tx: Transaction, events: RecordedEvent[]): Promise<void> {
-    const rows = events
-      .filter((event) => event.type === PricingExtracted.TYPE)
-      .map((event) => {
-        const extraction = event.payload as PricingExtractedPayload;
-        return {
-          id: extraction.snapshot_id,
-          pageId: extraction.page_id,
-          companySlug: extraction.company_slug,
-          pageSlug: extraction.page_slug,
-          version: extraction.version,
-          document: JSON.stringify(pricingDocumentOf(extraction)),
-          createdAt: event.recordedAt,
-        };
-      });
+  async apply(tx: Transaction, events: DecodedEvent[]): Promise<void> {
+    const rows: PricingSnapshotEntity[] = [];
+    for (const event of events) {
+      switch (event.type) {
+        case PricingExtracted.TYPE: {
+          const extraction = event.payload;
+          rows.push({
+            id: extraction.snapshot_id,
+            pageId: extraction.page_id,
+            companySlug: extraction.company_slug,
+            pageSlug: extraction.page_slug,
+            version: extraction.version,
+            document: JSON.stringify(pricingDocumentOf(extraction)),
+            createdAt: event.recordedAt,
+          });
+          break;
+        }
+        case CompanyRegistered.TYPE:
+        case CompanyProfileChanged.TYPE:
+        case PricingPageRegistered.TYPE:
+        case ScrapeCaptured.TYPE:
+          break;
+        default:
+          unhandledEvent(event);
+      }
+    }
     await this.tables.pricingSnapshots.insert(tx, rows);
   }
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '#app/config';
+import { decodeEvent } from '#app/domain';
 import {
   CheckpointStore,
   EventStore,
@@ -198,8 +199,10 @@ export class ProjectionRunner {
 
   /**
    * Applies the batch; when the projector cannot, applies its events one by one to find the
-   * first it cannot apply, keeping those before it. A transient database error is not the
-   * event's fault: it ends the whole transaction, to be run again.
+   * first it cannot apply, keeping those before it. An event this code cannot decode (a type
+   * or schema version it does not know) is one it cannot apply: the projector stops before it
+   * rather than skip it. A transient database error is not the event's fault: it ends the
+   * whole transaction, to be run again.
    */
   private async applyOrFindStop(
     tx: Transaction,
@@ -209,13 +212,15 @@ export class ProjectionRunner {
     const whole = await underSavepoint(tx, () =>
       projector.apply(
         tx,
-        batch.map(({ event }) => event),
+        batch.map(({ event }) => decodeEvent(event)),
         batch.map(({ position }) => position),
       ),
     );
     if (!whole) return null;
     for (const [index, { event, position }] of batch.entries()) {
-      const failed = await underSavepoint(tx, () => projector.apply(tx, [event], [position]));
+      const failed = await underSavepoint(tx, () =>
+        projector.apply(tx, [decodeEvent(event)], [position]),
+      );
       if (failed) {
         const error = failed.error instanceof Error ? failed.error.message : String(failed.error);
         return {

@@ -1,18 +1,15 @@
+import type { RecordFields } from '../records.js';
 import type { DomainEvent } from './domain-event.js';
 
-export interface CompanyProfile {
-  slug: string;
-  name: string;
-  category: string;
-  employees: string;
-  url: string;
-}
+/** A company record's fields: the whole profile. */
+export type CompanyProfile = RecordFields<'company'>;
 
 export class CompanyRegistered implements DomainEvent<CompanyProfile> {
-  /** Stored in the log: never change it; a new shape gets a new type. */
+  /** Stored in the log: never change it (a new payload shape is a new SCHEMA_VERSION). */
   static readonly TYPE = 'company.registered.v1';
+  static readonly SCHEMA_VERSION = 1;
   readonly type = CompanyRegistered.TYPE;
-  readonly schemaVersion = 1;
+  readonly schemaVersion = CompanyRegistered.SCHEMA_VERSION;
   constructor(
     readonly streamId: string,
     readonly payload: CompanyProfile,

@@ -9,12 +9,13 @@ export interface EventMetadata {
 /** An event about to be appended to a stream. */
 export interface DomainEvent<P = unknown> {
   readonly type: string;
+  /** The version of the payload's shape; older ones are upcast when read (event-registry.ts). */
   readonly schemaVersion: number;
   readonly streamId: string;
   readonly payload: P;
 }
 
-/** An event as the log holds it. */
+/** An event as the log holds it; decodeEvent (event-registry.ts) types its payload. */
 export interface RecordedEvent<P = unknown> extends DomainEvent<P> {
   readonly seq: number;
   readonly streamVersion: number;

@@ -1,4 +1,4 @@
-import type { PlanInput } from '../records.js';
+import type { RecordFields } from '../records.js';
 import type { DomainEvent } from './domain-event.js';
 
 /** The scrape an extraction was made from, as it stood in the log when the extraction arrived. */
@@ -10,21 +10,22 @@ export interface SourceScrape {
   captured_at: string;
 }
 
-export interface PricingExtractedPayload {
+/**
+ * A pricing record's fields, with the snapshot's and the page's ids, and the scrape itself in
+ * place of the scraper the record may name.
+ */
+export interface PricingExtractedPayload extends Omit<RecordFields<'pricing'>, 'scraper'> {
   snapshot_id: string;
   page_id: string;
-  company_slug: string;
-  page_slug: string;
   composite_slug: string;
-  version: string;
   scrape: SourceScrape;
-  plans: PlanInput[];
 }
 
 export class PricingExtracted implements DomainEvent<PricingExtractedPayload> {
   static readonly TYPE = 'pricing.extracted.v1';
+  static readonly SCHEMA_VERSION = 1;
   readonly type = PricingExtracted.TYPE;
-  readonly schemaVersion = 1;
+  readonly schemaVersion = PricingExtracted.SCHEMA_VERSION;
   constructor(
     readonly streamId: string,
     readonly payload: PricingExtractedPayload,

@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import type { DomainEvent, EventMetadata, RecordedEvent } from '#app/domain';
+import type { EventMetadata, RecordedEvent, RegisteredEvent } from '#app/domain';
 import { isUniqueViolation, MAX_PARAMETERS, placeholders } from '../sql.js';
 import { Transaction, TransactionRunner } from '../transaction-runner.js';
 import { StreamConcurrencyError } from './concurrency.error.js';
 
 export interface PendingAppend {
-  event: DomainEvent;
+  /**
+   * Of a registered type (EVENT_CLASSES in libs/domain), so that the log holds nothing
+   * decodeEvent cannot read.
+   */
+  event: RegisteredEvent;
   /** The stream's version before this event (0 for a new stream). */
   expectedVersion: number;
   /** Unique across the whole log: the same command applied twice cannot append twice. */

@@ -3,11 +3,11 @@ import {
   DependencyMissingError,
   ExtractPricing,
   PricingExtracted,
+  ScrapeCaptured,
   deterministicIds,
   streamIds,
   type IngestOutcome,
   type PricingRecord,
-  type ScrapeCapturedPayload,
   type SourceScrape,
 } from '#app/domain';
 import type { StreamReader } from '../batched-stream-reader.js';
@@ -49,13 +49,13 @@ async function sourceScrape(streams: StreamReader, record: PricingRecord): Promi
     ? await streams.readStream(streamIds.scrape(company_slug, page_slug, version, scraper))
     : await streams.readStreamStarts(streamIds.scrapesOfVersion(company_slug, page_slug, version));
   const captured = candidates[0];
-  if (!captured) {
+  if (captured?.type !== ScrapeCaptured.TYPE) {
     throw new DependencyMissingError(
       `no scrape of ${company_slug}/${page_slug} version ${version}` +
         `${scraper ? ` by ${scraper}` : ''} is known yet`,
     );
   }
-  const payload = captured.payload as ScrapeCapturedPayload;
+  const { payload } = captured;
   return {
     id: payload.scrape_id,
     scraper: payload.scraper,

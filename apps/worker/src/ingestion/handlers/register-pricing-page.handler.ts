@@ -10,7 +10,12 @@ import {
   type PricingPageRegisteredPayload,
 } from '#app/domain';
 import { RecordAppender } from '../record-appender.js';
-import { duplicateOrConflict, firstEventOf, requireCompany } from '../record-rules.js';
+import {
+  duplicateOrConflict,
+  firstEventOf,
+  pageRegistration,
+  requireCompany,
+} from '../record-rules.js';
 
 /**
  * A page's stream is named by its composite slug, so two pages that would share one
@@ -30,10 +35,11 @@ export class RegisterPricingPageHandler implements ICommandHandler<
       await requireCompany(streams, record.company_slug);
       const [existing] = await streams.readStream(streamId);
       if (existing) {
-        const claimedBy = existing.payload as PricingPageRegisteredPayload;
+        const claimedBy = pageRegistration(existing);
         if (
-          claimedBy.company_slug !== record.company_slug ||
-          claimedBy.page_slug !== record.page_slug
+          claimedBy &&
+          (claimedBy.company_slug !== record.company_slug ||
+            claimedBy.page_slug !== record.page_slug)
         ) {
           throw new RecordConflictError(
             `composite slug ${compositeSlug} of page ${record.company_slug}/${record.page_slug} is ` +
