@@ -133,7 +133,7 @@ export class ProjectionRunner {
     for (const [projector, stop] of stops) {
       this.logger.error(
         `projector ${projector} stopped: it cannot apply ${describeStop(stop)}. ` +
-          `The other projectors move on; after a fix, \`cli projections retry ${projector}\``,
+          `Projectors that can apply it move on; after a fix, \`cli projections retry ${projector}\``,
       );
     }
     return read;
