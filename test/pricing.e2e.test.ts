@@ -292,6 +292,55 @@ describe('GET /api/pricing/{slug}', () => {
     await expectCoded('prism.io?version=20250105&period=2025Q1', 400, 'CONFLICTING_PARAMETERS');
   });
 
+  it.each([
+    ['20250105', '20250105'],
+    ['20250309', '20250105'],
+    ['20250310', '20250310'],
+    ['20250419', '20250310'],
+    ['20991231', '20250420'],
+  ])('gives as_of=%s the latest extraction on or before it: %s', async (date, version) => {
+    const { status, body, headers } = await pricing(`prism.io?as_of=${date}`);
+    expect(status).toBe(200);
+    expect(body.version).toBe(version);
+    expect(body).toEqual((await pricing(`prism.io?version=${version}`)).body);
+    // A late extraction of an earlier day may still change it: not cacheable.
+    expect(headers.get('etag')).toBeNull();
+  });
+
+  it('answers 404 VERSION_NOT_FOUND to an as_of before the first extraction', async () => {
+    const details = await expectCoded('prism.io?as_of=20250104', 404, 'VERSION_NOT_FOUND');
+    expect(details).toEqual({
+      slug: 'prism.io',
+      requested_version: '20250104',
+      message: 'No pricing extraction of prism.io on or before 20250104',
+      available_versions: ['20250105', '20250310', '20250420'],
+      latest_version: '20250420',
+      suggestion: expect.stringContaining('20250420') as unknown,
+    });
+  });
+
+  it('answers 400 INVALID_DATE to an as_of that is no calendar date, before the slug', async () => {
+    for (const date of ['20250230', '2025-01-05', '2025Q1']) {
+      const details = await expectCoded(`unknown.io?as_of=${date}`, 400, 'INVALID_DATE');
+      expect(details, date).toEqual({ parameter: 'as_of', provided: date });
+    }
+  });
+
+  it('answers 400 CONFLICTING_PARAMETERS to as_of with version or period', async () => {
+    const withVersion = await expectCoded(
+      'prism.io?as_of=20250310&version=20250105',
+      400,
+      'CONFLICTING_PARAMETERS',
+    );
+    expect(withVersion).toEqual({ provided: { version: '20250105', as_of: '20250310' } });
+    const withPeriod = await expectCoded(
+      'prism.io?as_of=20250310&period=2025Q1',
+      400,
+      'CONFLICTING_PARAMETERS',
+    );
+    expect(withPeriod).toEqual({ provided: { period: '2025Q1', as_of: '20250310' } });
+  });
+
   it('answers 404 VERSION_NOT_FOUND with the versions there are', async () => {
     const details = await expectCoded('prism.io?version=20250106', 404, 'VERSION_NOT_FOUND');
     expect(details).toEqual({

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Param, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { isPeriodClosed, parsePeriod, parseVersion } from '#app/domain';
+import { isPeriodClosed, isValidVersion, parsePeriod, parseVersion } from '#app/domain';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
@@ -65,20 +65,48 @@ export class PricingController {
       'A quarter YYYYQ#, a week YYYYW##, a month YYYYM## or YYYY## (or a version YYYYMMDD): ' +
       'the earliest extraction within it, such as 2025Q1',
   })
+  // No example either, for the same reason.
+  @ApiQuery({
+    name: 'as_of',
+    required: false,
+    type: String,
+    pattern: PATTERNS.version,
+    description:
+      'A calendar date YYYYMMDD: the latest extraction on or before it (the pricing as it stood ' +
+      'that day), such as 20250201; not with version or period',
+  })
   @ApiCacheableOk(PricingDocumentDto, 'The pricing structure')
   @ApiErrorResponses('coded', [400, 401, 403, 404, 500], PRICING_ERROR_EXAMPLES.one)
   async one(
     @Param('slug') slug: string,
     @Query('version') versionValue: QueryValue,
     @Query('period') periodValue: QueryValue,
+    @Query('as_of') asOfValue: QueryValue,
     @Req() request: FastifyRequest,
   ): Promise<string | Buffer> {
     const version = optionalText('version', versionValue, 20);
     const periodText = optionalText('period', periodValue, 20);
-    if (version !== undefined && periodText !== undefined) {
-      throw new ApiError(400, 'CONFLICTING_PARAMETERS', 'Give version or period, not both', {
-        provided: { version, period: periodText },
-      });
+    const asOf = optionalText('as_of', asOfValue, 20);
+    const given = { version, period: periodText, as_of: asOf };
+    const provided = Object.fromEntries(
+      Object.entries(given).filter(([, value]) => value !== undefined),
+    );
+    if (Object.keys(provided).length > 1) {
+      const message =
+        asOf === undefined
+          ? 'Give version or period, not both'
+          : 'Give as_of alone, not with version or period';
+      throw new ApiError(400, 'CONFLICTING_PARAMETERS', message, { provided });
+    }
+    if (asOf !== undefined) {
+      if (!isValidVersion(asOf)) {
+        throw new ApiError(400, 'INVALID_DATE', 'as_of must be a real date in YYYYMMDD form', {
+          parameter: 'as_of',
+          provided: asOf,
+        });
+      }
+      // Not kept: a late extraction of an earlier day may still change the answer.
+      return this.pricing.documentAsOf(slug, asOf);
     }
     if (version !== undefined) {
       periodOrThrow(parseVersion(version), version);

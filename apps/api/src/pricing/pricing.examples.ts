@@ -56,6 +56,14 @@ export const PRICING_ERROR_EXAMPLES = {
         },
       },
       version: INVALID_VERSION_EXAMPLE,
+      asOf: {
+        summary: 'as_of not a calendar date',
+        value: {
+          error: 'as_of must be a real date in YYYYMMDD form',
+          code: 'INVALID_DATE',
+          details: { parameter: 'as_of', provided: '20250230' },
+        },
+      },
     },
     404: {
       notFound: UNKNOWN_SLUG_EXAMPLE,

@@ -23,6 +23,21 @@ export class PricingQueries {
     return snapshot.document;
   }
 
+  /** The document of the latest extraction on or before `date`, or the 404 that lists them. */
+  async documentAsOf(slug: string, date: string): Promise<string> {
+    const page = await this.pageOf(slug);
+    const snapshot = await this.snapshots.latestOnOrBefore(page.id, date);
+    if (!snapshot) {
+      throw await this.versionNotFound(
+        slug,
+        page,
+        date,
+        `No pricing extraction of ${slug} on or before ${date}`,
+      );
+    }
+    return snapshot.document;
+  }
+
   /** The latest extraction's document. */
   async latestDocument(slug: string): Promise<string> {
     const page = await this.pageOf(slug);
@@ -92,12 +107,17 @@ export class PricingQueries {
     return resolved.page;
   }
 
-  private async versionNotFound(slug: string, page: PricingPageEntity, requested: string | null) {
+  /** The 404 of a version (or an as_of date) without extraction; `requested` null: latest. */
+  private async versionNotFound(
+    slug: string,
+    page: PricingPageEntity,
+    requested: string | null,
+    message = requested
+      ? `No pricing extraction of ${slug} for version ${requested}`
+      : `${slug} has no pricing extraction yet`,
+  ) {
     const available = await this.snapshots.versions(page.id);
     const latest = available.at(-1) ?? null;
-    const message = requested
-      ? `No pricing extraction of ${slug} for version ${requested}`
-      : `${slug} has no pricing extraction yet`;
     return new ApiError(404, 'VERSION_NOT_FOUND', message, {
       slug,
       requested_version: requested,

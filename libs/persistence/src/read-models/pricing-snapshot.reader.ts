@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Between, DataSource, Repository } from 'typeorm';
+import { Between, DataSource, LessThanOrEqual, Repository } from 'typeorm';
 import { PricingSnapshotEntity } from '../entities/pricing-snapshot.entity.js';
 
 /** Pricing documents by page and version; served by the unique (page_id, version) index. */
@@ -17,6 +17,14 @@ export class PricingSnapshotReader {
 
   latest(pageId: string): Promise<PricingSnapshotEntity | null> {
     return this.snapshots.findOne({ where: { pageId }, order: { version: 'DESC' } });
+  }
+
+  /** The extraction in force on `date`: the latest of a version on or before it. */
+  latestOnOrBefore(pageId: string, date: string): Promise<PricingSnapshotEntity | null> {
+    return this.snapshots.findOne({
+      where: { pageId, version: LessThanOrEqual(date) },
+      order: { version: 'DESC' },
+    });
   }
 
   earliestInRange(
