@@ -1,13 +1,13 @@
 import { Controller, Get, Header, Param, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { isPeriodClosed, isValidVersion, parsePeriod, parseVersion } from '#app/domain';
+import { isPeriodClosed, parsePeriod, parseVersion } from '#app/domain';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
 import { ApiError } from '../errors/api-error.js';
 import { ImmutableReadCache, JSON_CONTENT_TYPE } from '../http/immutable-read.cache.js';
 import { markImmutable } from '../http/immutable-response.js';
-import { periodOrThrow } from '../http/period-parameter.js';
+import { calendarDateOrThrow, periodOrThrow } from '../http/period-parameter.js';
 import { optionalText, type QueryValue } from '../http/query-parameters.js';
 import { ApiCacheableOk, ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
@@ -99,14 +99,8 @@ export class PricingController {
       throw new ApiError(400, 'CONFLICTING_PARAMETERS', message, { provided });
     }
     if (asOf !== undefined) {
-      if (!isValidVersion(asOf)) {
-        throw new ApiError(400, 'INVALID_DATE', 'as_of must be a real date in YYYYMMDD form', {
-          parameter: 'as_of',
-          provided: asOf,
-        });
-      }
       // Not kept: a late extraction of an earlier day may still change the answer.
-      return this.pricing.documentAsOf(slug, asOf);
+      return this.pricing.documentAsOf(slug, calendarDateOrThrow('as_of', asOf));
     }
     if (version !== undefined) {
       periodOrThrow(parseVersion(version), version);
