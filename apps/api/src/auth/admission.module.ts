@@ -10,6 +10,6 @@ import { RequestAdmission } from './request-admission.js';
 @Module({
   imports: [AccessModule],
   providers: [RequestAdmission, KeyRevocationListener],
-  exports: [RequestAdmission, AccessModule],
+  exports: [RequestAdmission],
 })
 export class AdmissionModule {}
