@@ -24,3 +24,4 @@ export * from './errors/undecodable-event.error.js';
 export * from './pricing-document.js';
 export * from './periods.js';
 export * from './pricing-diff.js';
+export * from './analytics/index.js';

@@ -1,0 +1,5 @@
+export * from './monthly-equivalent.js';
+export * from './statistics.js';
+export * from './series-steps.js';
+export * from './exchange-rates.js';
+export * from './priced-document.js';

@@ -1,0 +1,24 @@
+/**
+ * What a charge costs per month, in its own currency, so that plans billed differently compare:
+ * monthly billings are their price, a yearly total is a twelfth of it, a free tier is 0 whatever
+ * its price says. A one-time fee, an undisclosed price, a billing we do not know (the
+ * vocabulary is open) and a missing price have none.
+ */
+export function monthlyEquivalent(billing: string, price: number | null): number | null {
+  if (billing === 'freemium') return 0;
+  if (price === null) return null;
+  switch (billing) {
+    case 'monthly_recurring_billed_monthly':
+    case 'monthly_recurring_billed_yearly':
+      return price;
+    case 'annual_recurring_billed_yearly':
+      return price / 12;
+    default:
+      return null;
+  }
+}
+
+/** Money figures are computed unrounded and rounded once, to 4 decimals, when written. */
+export function roundMoney(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}

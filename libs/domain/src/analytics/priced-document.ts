@@ -1,0 +1,89 @@
+import type { PricingDocument } from '../pricing-document.js';
+import type { ExchangeRateBook } from './exchange-rates.js';
+import { monthlyEquivalent, roundMoney } from './monthly-equivalent.js';
+
+type StoredCharge = PricingDocument['plans'][number]['charges'][number];
+
+/** A charge's monthly equivalent in the currency asked for. */
+export interface ConvertedFigure {
+  currency: string;
+  monthly_equivalent: number;
+  rate: number;
+  rate_date: string | null;
+}
+
+export type PricedCharge = StoredCharge & {
+  monthly_equivalent: number | null;
+  converted?: ConvertedFigure | null;
+};
+
+export type PricedPlan = Omit<PricingDocument['plans'][number], 'charges'> & {
+  charges: PricedCharge[];
+};
+
+export type PricedDocument = Omit<PricingDocument, 'plans'> & { plans: PricedPlan[] };
+
+/** A currency to convert into, and the rates to do it with. */
+export interface ConversionTarget {
+  currency: string;
+  rates: ExchangeRateBook;
+}
+
+/**
+ * A charge's converted monthly equivalent, unrounded, with the rate used (rate_date is the
+ * version's rate); null when it has no monthly equivalent or there is no rate.
+ */
+export function convertMonthly(
+  charge: Pick<StoredCharge, 'billing' | 'price' | 'currency'>,
+  version: string,
+  target: ConversionTarget,
+): ConvertedFigure | null {
+  const monthly = monthlyEquivalent(charge.billing, charge.price);
+  if (monthly === null) return null;
+  const applied = target.rates.rateFor(charge.currency, target.currency, version);
+  if (!applied) return null;
+  return { currency: target.currency, monthly_equivalent: monthly * applied.rate, ...applied };
+}
+
+/**
+ * A plan as the pricing answers give it: each charge with its monthly equivalent and, given a
+ * target, `converted` (null without rate or monthly equivalent). `unconverted` counts the
+ * charges that have a monthly equivalent but no rate.
+ */
+export function pricePlan(
+  plan: PricingDocument['plans'][number],
+  version: string,
+  target?: ConversionTarget,
+): { plan: PricedPlan; unconverted: number } {
+  let unconverted = 0;
+  const charges = plan.charges.map((charge): PricedCharge => {
+    const monthly = monthlyEquivalent(charge.billing, charge.price);
+    const priced: PricedCharge = {
+      ...charge,
+      monthly_equivalent: monthly === null ? null : roundMoney(monthly),
+    };
+    if (!target) return priced;
+    const converted = convertMonthly(charge, version, target);
+    if (monthly !== null && converted === null) unconverted++;
+    priced.converted = converted && {
+      ...converted,
+      monthly_equivalent: roundMoney(converted.monthly_equivalent),
+    };
+    return priced;
+  });
+  return { plan: { ...plan, charges }, unconverted };
+}
+
+/** A stored pricing document as the pricing answers give it (see pricePlan). */
+export function priceDocument(
+  document: PricingDocument,
+  target?: ConversionTarget,
+): { document: PricedDocument; unconverted: number } {
+  let unconverted = 0;
+  const plans = document.plans.map((plan) => {
+    const priced = pricePlan(plan, document.version, target);
+    unconverted += priced.unconverted;
+    return priced.plan;
+  });
+  return { document: { ...document, plans }, unconverted };
+}
