@@ -105,7 +105,12 @@ export class CompaniesController {
       category: categoryParameter(query.category),
       employees: employeesParameter(query.employees),
     };
-    return this.companies.list(filters, sortParameter(query.sort), page, limit);
+    return this.companies.list(
+      filters,
+      sortParameter(query.sort, SORT_FIELDS, 'name'),
+      page,
+      limit,
+    );
   }
 
   @Get(':slug')

@@ -2,10 +2,10 @@ import {
   CATEGORIES,
   COMPANY_SLUG,
   employeeBandLowerBound,
+  OPEN_IDENTIFIER,
   PRICING_CHANGE_TYPES,
   type PricingChangeType,
 } from '#app/domain';
-import { COMPANY_SORT_COLUMNS, type CompanySortField } from '#app/persistence';
 import { ApiError } from '../errors/api-error.js';
 
 /** A query string value as Fastify parses it: repeated parameters arrive as an array. */
@@ -43,6 +43,46 @@ export function integerParameter(
   return number;
 }
 
+/** An integer parameter without a default: undefined when absent. */
+export function optionalIntegerParameter(
+  name: string,
+  value: QueryValue,
+  bounds: { min: number; max?: number },
+): number | undefined {
+  return single(name, value) === undefined
+    ? undefined
+    : integerParameter(name, value, { fallback: bounds.min, ...bounds });
+}
+
+/** `true` or `false`; undefined when absent. */
+export function booleanParameter(name: string, value: QueryValue): boolean | undefined {
+  const text = optionalText(name, value, 20);
+  if (text === undefined) return undefined;
+  if (text !== 'true' && text !== 'false') {
+    throw new ApiError(400, 'INVALID_PARAMETER', `${name} must be true or false`, {
+      parameter: name,
+      provided: text,
+      expected: 'true or false',
+    });
+  }
+  return text === 'true';
+}
+
+/** A decimal number >= 0 (`12`, `9.99`); undefined when absent. */
+export function amountParameter(name: string, value: QueryValue): number | undefined {
+  const text = optionalText(name, value, 40);
+  if (text === undefined) return undefined;
+  const number = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+  if (!Number.isFinite(number)) {
+    throw new ApiError(400, 'INVALID_PARAMETER', `${name} must be a decimal number >= 0`, {
+      parameter: name,
+      provided: text,
+      expected: 'a decimal number >= 0, such as 9.99',
+    });
+  }
+  return number;
+}
+
 export function optionalText(name: string, value: QueryValue, maxLength = 200): string | undefined {
   const text = single(name, value);
   if (text === undefined || text === '') return undefined;
@@ -64,33 +104,103 @@ export function optionalText(name: string, value: QueryValue, maxLength = 200): 
   return text;
 }
 
-/** One of the eight categories, matched case-insensitively, in its canonical spelling. */
-export function categoryParameter(value: QueryValue): string | undefined {
-  const text = optionalText('category', value);
+/**
+ * A comma list (`a,b`): each item trimmed and checked by `each`, which is given the parameter's
+ * whole value for its 400; duplicates dropped. Undefined when absent or empty.
+ */
+export function listParameter<T>(
+  name: string,
+  value: QueryValue,
+  each: (item: string, provided: string) => T,
+  maxLength = 2_000,
+): T[] | undefined {
+  const text = optionalText(name, value, maxLength);
   if (text === undefined) return undefined;
+  return [...new Set(text.split(',').map((item) => each(item.trim(), text)))];
+}
+
+/** One of the eight categories, matched case-insensitively, in its canonical spelling. */
+function categoryOf(text: string, provided: string): string {
   const category = CATEGORIES.find((known) => known.toLowerCase() === text.toLowerCase());
   if (!category) {
-    throw new ApiError(400, 'INVALID_CATEGORY', `Unknown category: ${text}`, {
+    throw new ApiError(400, 'INVALID_PARAMETER', `Unknown category: ${text}`, {
       parameter: 'category',
-      provided: text,
+      provided,
       valid_values: [...CATEGORIES],
     });
   }
   return category;
 }
 
+export function categoryParameter(value: QueryValue): string | undefined {
+  const text = optionalText('category', value);
+  return text === undefined ? undefined : categoryOf(text, text);
+}
+
+/** `category` as a comma list of categories. */
+export const categoriesParameter = (value: QueryValue) =>
+  listParameter('category', value, categoryOf);
+
 /** A full company slug such as notion.so. */
-export function companyParameter(value: QueryValue): string | undefined {
-  const text = optionalText('company', value, 255);
-  if (text !== undefined && !COMPANY_SLUG.test(text)) {
+function companySlugOf(text: string, provided: string): string {
+  if (!COMPANY_SLUG.test(text) || text.length > 255) {
     throw new ApiError(400, 'INVALID_PARAMETER', `company is not a company slug: ${text}`, {
       parameter: 'company',
-      provided: text,
+      provided,
       expected: 'a company slug such as notion.so',
     });
   }
   return text;
 }
+
+export function companyParameter(value: QueryValue): string | undefined {
+  const text = optionalText('company', value, 255);
+  return text === undefined ? undefined : companySlugOf(text, text);
+}
+
+/** `company` as a comma list of company slugs. */
+export const companiesParameter = (value: QueryValue) =>
+  listParameter('company', value, companySlugOf);
+
+/** A comma list of values of an open vocabulary (billing, modality...): lower-case identifiers. */
+export function identifiersParameter(name: string, value: QueryValue): string[] | undefined {
+  return listParameter(name, value, (item, provided) => {
+    if (!OPEN_IDENTIFIER.test(item) || item.length > 100) {
+      throw new ApiError(
+        400,
+        'INVALID_PARAMETER',
+        `${name} is not a lower-case identifier: ${item}`,
+        {
+          parameter: name,
+          provided,
+          expected: 'lower-case identifiers (a-z, 0-9, _), separated by commas',
+        },
+      );
+    }
+    return item;
+  });
+}
+
+/** A currency code: three letters in any case, answered upper-case; else 400 INVALID_CURRENCY. */
+function currencyOf(name: string, text: string, provided: string): string {
+  if (!/^[A-Za-z]{3}$/.test(text)) {
+    throw new ApiError(400, 'INVALID_CURRENCY', `${name} is not a currency code: ${text}`, {
+      parameter: name,
+      provided,
+      expected: 'an ISO 4217 code: three letters, such as USD',
+    });
+  }
+  return text.toUpperCase();
+}
+
+export function currencyParameter(name: string, value: QueryValue): string | undefined {
+  const text = optionalText(name, value, 20);
+  return text === undefined ? undefined : currencyOf(name, text, text);
+}
+
+/** A comma list of currency codes. */
+export const currenciesParameter = (name: string, value: QueryValue) =>
+  listParameter(name, value, (item, provided) => currencyOf(name, item, provided));
 
 /** One of the pricing change types of the fixed list (docs/API.md, "PricingChange"). */
 export function eventTypeParameter(value: QueryValue): PricingChangeType | undefined {
@@ -105,17 +215,16 @@ export function eventTypeParameter(value: QueryValue): PricingChangeType | undef
   return text as PricingChangeType | undefined;
 }
 
-export function employeesParameter(value: QueryValue): string | undefined {
-  const text = optionalText('employees', value);
-  if (text === undefined) return undefined;
+/** A size band such as 1000+ or 51-200. */
+function employeeBandOf(text: string, provided: string): string {
   if (employeeBandLowerBound(text) === null) {
     throw new ApiError(
       400,
-      'INVALID_EMPLOYEES',
-      'employees must be a size band such as 1000+ or 51-200',
+      'INVALID_PARAMETER',
+      `employees must be a size band such as 1000+ or 51-200: ${text}`,
       {
         parameter: 'employees',
-        provided: text,
+        provided,
         expected: 'N+ or N-M (encode + as %2B)',
       },
     );
@@ -123,20 +232,32 @@ export function employeesParameter(value: QueryValue): string | undefined {
   return text;
 }
 
-const SORT_FIELDS = Object.keys(COMPANY_SORT_COLUMNS) as CompanySortField[];
+export function employeesParameter(value: QueryValue): string | undefined {
+  const text = optionalText('employees', value);
+  return text === undefined ? undefined : employeeBandOf(text, text);
+}
+
+/** `employees` as a comma list of size bands. */
+export const employeeBandsParameter = (value: QueryValue) =>
+  listParameter('employees', value, employeeBandOf);
+
 const SORT = /^(-)?([a-z_]+)(?::(asc|desc))?$/;
 
-/** `field`, `-field`, `field:asc` or `field:desc`; default name ascending. */
-export function sortParameter(value: QueryValue): { sort: CompanySortField; descending: boolean } {
+/** `field`, `-field`, `field:asc` or `field:desc` with field one of `fields`; default `fallback` ascending. */
+export function sortParameter<F extends string>(
+  value: QueryValue,
+  fields: readonly F[],
+  fallback: F,
+): { sort: F; descending: boolean } {
   const text = single('sort', value);
-  if (text === undefined || text === '') return { sort: 'name', descending: false };
+  if (text === undefined || text === '') return { sort: fallback, descending: false };
   const match = SORT.exec(text);
-  const field = match?.[2] as CompanySortField | undefined;
-  if (!match || !field || !SORT_FIELDS.includes(field) || (match[1] && match[3])) {
-    throw new ApiError(400, 'INVALID_SORT', `Invalid sort: ${text}`, {
+  const field = match?.[2] as F | undefined;
+  if (!match || !field || !fields.includes(field) || (match[1] && match[3])) {
+    throw new ApiError(400, 'INVALID_PARAMETER', `Invalid sort: ${text}`, {
       parameter: 'sort',
       provided: text,
-      expected: `field, -field, field:asc or field:desc with field one of ${SORT_FIELDS.join(', ')}`,
+      expected: `field, -field, field:asc or field:desc with field one of ${fields.join(', ')}`,
     });
   }
   return { sort: field, descending: match[1] === '-' || match[3] === 'desc' };

@@ -1,5 +1,5 @@
 import { COMPANY_SLUG, PAGE_SLUG } from '#app/domain';
-import { COMPANY_SORT_COLUMNS } from '#app/persistence';
+import { COMPANY_SORT_COLUMNS, type CompanySortField } from '#app/persistence';
 
 /**
  * Patterns the OpenAPI document states for parameters and fields. They describe the values the
@@ -28,7 +28,7 @@ export const PATTERNS = {
 } as const;
 
 /** The fields `sort` accepts, from the same table the query uses. */
-export const SORT_FIELDS = Object.keys(COMPANY_SORT_COLUMNS);
+export const SORT_FIELDS = Object.keys(COMPANY_SORT_COLUMNS) as CompanySortField[];
 
 const SORT_ALTERNATIVES = SORT_FIELDS.join('|');
 export const SORT_PATTERN = `^(-?(${SORT_ALTERNATIVES})|(${SORT_ALTERNATIVES}):(asc|desc))$`;
