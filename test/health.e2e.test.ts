@@ -31,7 +31,14 @@ interface ReadinessBody {
 }
 
 const CHECKS = ['database', 'migrations', 'redis', 'queues', 'projections'];
-const PROJECTORS = ['companies', 'pages', 'pricing-changes', 'pricing-snapshots', 'scrape-files'];
+const PROJECTORS = [
+  'companies',
+  'pages',
+  'pricing-changes',
+  'pricing-snapshots',
+  'scrape-files',
+  'plan-search',
+];
 
 async function probe(
   origin: string,
@@ -89,6 +96,7 @@ describe('/health/live and /health/ready', () => {
       'pricing-changes': 0,
       'pricing-snapshots': 0,
       'scrape-files': 0,
+      'plan-search': 0,
     });
   });
 });
@@ -192,7 +200,7 @@ describe('/health/ready when a projection is far behind (READY_MAX_PROJECTION_LA
       projections: {
         status: 'down',
         message:
-          'more than 2 events behind (companies 3, pages 0, scrape-files 0, pricing-snapshots 0, pricing-changes 0)',
+          'more than 2 events behind (companies 3, pages 0, scrape-files 0, pricing-snapshots 0, pricing-changes 0, plan-search 0)',
       },
     });
     expect(Object.keys(ready.body.info).sort()).toEqual([

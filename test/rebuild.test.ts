@@ -22,6 +22,11 @@ const READ_MODELS = {
   scrape_files: 'id',
   pricing_snapshots: 'id',
   pricing_changes: 'event_transaction_id, event_seq, change_index',
+  plan_search_companies: 'slug',
+  plan_search_pages: 'page_id',
+  plan_search_plans: 'page_id, plan_index',
+  plan_search_charges: 'page_id, plan_index, charge_index',
+  plan_search_discounts: 'page_id, plan_index, discount_index',
 } as const;
 type Snapshot = Record<keyof typeof READ_MODELS, Record<string, unknown>[]>;
 

@@ -7,6 +7,11 @@ import { CompanyEntity } from './entities/company.entity.js';
 import { PricingChangeEntity } from './entities/pricing-change.entity.js';
 import { PricingPageEntity } from './entities/pricing-page.entity.js';
 import { PricingSnapshotEntity } from './entities/pricing-snapshot.entity.js';
+import { PlanSearchChargeEntity } from './entities/plan-search-charge.entity.js';
+import { PlanSearchCompanyEntity } from './entities/plan-search-company.entity.js';
+import { PlanSearchDiscountEntity } from './entities/plan-search-discount.entity.js';
+import { PlanSearchPageEntity } from './entities/plan-search-page.entity.js';
+import { PlanSearchPlanEntity } from './entities/plan-search-plan.entity.js';
 import { ScrapeFileEntity } from './entities/scrape-file.entity.js';
 import { WebhookDispatchEntity } from './entities/webhook-dispatch.entity.js';
 import { WebhookEntity } from './entities/webhook.entity.js';
@@ -18,6 +23,7 @@ import { PricingChanges1764100000000 } from './migrations/1764100000000-pricing-
 import { Webhooks1764200000000 } from './migrations/1764200000000-webhooks.js';
 import { ProjectionFailures1764400000000 } from './migrations/1764400000000-projection-failures.js';
 import { CompanySearchByCategory1764500000000 } from './migrations/1764500000000-company-search-by-category.js';
+import { PlanSearch1764700000000 } from './migrations/1764700000000-plan-search.js';
 
 export const ENTITIES = [
   CompanyEntity,
@@ -28,6 +34,11 @@ export const ENTITIES = [
   ApiKeyEntity,
   WebhookEntity,
   WebhookDispatchEntity,
+  PlanSearchCompanyEntity,
+  PlanSearchPageEntity,
+  PlanSearchPlanEntity,
+  PlanSearchChargeEntity,
+  PlanSearchDiscountEntity,
 ];
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -38,6 +49,7 @@ export const MIGRATIONS = [
   Webhooks1764200000000,
   ProjectionFailures1764400000000,
   CompanySearchByCategory1764500000000,
+  PlanSearch1764700000000,
 ];
 
 /** The part of a better-sqlite3 connection the options below use. */

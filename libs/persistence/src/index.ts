@@ -25,6 +25,16 @@ export {
   type ProjectorName,
 } from './projections/projection-lag.reader.js';
 export { ReadModelTables } from './read-models/read-model-tables.js';
+export {
+  PlanSearchReader,
+  type PlanSearchFilters,
+  type PlanSearchOrder,
+  type PlanSearchRow,
+} from './read-models/plan-search.reader.js';
+export type {
+  PlanSearchCompanyFields,
+  PlanSearchPageRows,
+} from './read-models/plan-search.tables.js';
 export { ApiKeyRepository } from './keys/api-key.repository.js';
 export { ApiKeyEntity } from './entities/api-key.entity.js';
 export { CompanyEntity } from './entities/company.entity.js';

@@ -11,6 +11,7 @@ import { CheckpointStore } from './projections/checkpoint-store.js';
 import { ProjectionLagReader } from './projections/projection-lag.reader.js';
 import { CompanyReader } from './read-models/company.reader.js';
 import { PageReader } from './read-models/page.reader.js';
+import { PlanSearchReader } from './read-models/plan-search.reader.js';
 import { PricingChangeReader } from './read-models/pricing-change.reader.js';
 import { PricingSnapshotReader } from './read-models/pricing-snapshot.reader.js';
 import { ReadModelTables } from './read-models/read-model-tables.js';
@@ -32,6 +33,7 @@ const PROVIDERS = [
   ScrapeFileReader,
   PricingSnapshotReader,
   PricingChangeReader,
+  PlanSearchReader,
   WebhookRepository,
 ];
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CompaniesProjector } from './companies.projector.js';
 import { PagesProjector } from './pages.projector.js';
+import { PlanSearchProjector } from './plan-search.projector.js';
 import { PricingChangesProjector } from './pricing-changes.projector.js';
 import { PricingSnapshotsProjector } from './pricing-snapshots.projector.js';
 import { ProjectionRunner } from './projection-runner.js';
@@ -13,6 +14,7 @@ const PROJECTOR_CLASSES = [
   ScrapeFilesProjector,
   PricingSnapshotsProjector,
   PricingChangesProjector,
+  PlanSearchProjector,
 ];
 
 /** The projectors and the runner that moves them; the worker schedules it, the CLI rebuilds. */

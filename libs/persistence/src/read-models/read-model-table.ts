@@ -1,7 +1,7 @@
 import { finished } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { EntityTarget, ObjectLiteral } from 'typeorm';
+import type { EntityTarget, FindOptionsWhere, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { MAX_PARAMETERS, placeholders } from '../sql.js';
 import type { Transaction } from '../transaction-runner.js';
@@ -37,6 +37,10 @@ export class ReadModelTable<E extends ObjectLiteral> {
 
   async update(tx: Transaction, where: Partial<E>, changes: Partial<E>): Promise<void> {
     await tx.manager.createQueryBuilder().update(this.entity).set(changes).where(where).execute();
+  }
+
+  async delete(tx: Transaction, where: FindOptionsWhere<E>): Promise<void> {
+    await tx.manager.createQueryBuilder().delete().from(this.entity).where(where).execute();
   }
 
   /** Empties the table, for a rebuild from the log. */

@@ -4,6 +4,7 @@ import { PricingChangeEntity } from '../entities/pricing-change.entity.js';
 import { PricingPageEntity } from '../entities/pricing-page.entity.js';
 import { PricingSnapshotEntity } from '../entities/pricing-snapshot.entity.js';
 import { ScrapeFileEntity } from '../entities/scrape-file.entity.js';
+import { PlanSearchTables } from './plan-search.tables.js';
 import { ReadModelTable } from './read-model-table.js';
 
 /** The writable read-model tables, one per projector. */
@@ -14,4 +15,5 @@ export class ReadModelTables {
   readonly scrapeFiles = new ReadModelTable(ScrapeFileEntity);
   readonly pricingSnapshots = new ReadModelTable(PricingSnapshotEntity);
   readonly pricingChanges = new ReadModelTable(PricingChangeEntity);
+  readonly planSearch = new PlanSearchTables();
 }

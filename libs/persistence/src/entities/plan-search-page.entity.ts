@@ -1,0 +1,17 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { RECORD_BOUNDS } from '#app/domain';
+
+const { pricing } = RECORD_BOUNDS;
+
+/**
+ * The version the plan search holds for each pricing page: its latest extraction, which an
+ * older one arriving later must not replace. A page whose latest extraction has no plan is here
+ * all the same.
+ */
+@Entity('plan_search_pages')
+export class PlanSearchPageEntity {
+  @PrimaryColumn('varchar', { name: 'page_id', length: 36 }) pageId!: string;
+  @Column('varchar', { name: 'company_slug', length: pricing.company_slug.maxLength })
+  companySlug!: string;
+  @Column('varchar', { length: 8 }) version!: string;
+}

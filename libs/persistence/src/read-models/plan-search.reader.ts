@@ -1,0 +1,192 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { TransactionRunner } from '../transaction-runner.js';
+
+/** What a plan search is filtered by; a list matches any of its values, and all filters hold. */
+export interface PlanSearchFilters {
+  categories?: string[];
+  employees?: string[];
+  companies?: string[];
+  /** The plan has a discount of one of these categories. */
+  discountCategories?: string[];
+  addOn?: boolean;
+  /** The plan has a charge billed freemium or priced 0. */
+  freeTier?: boolean;
+  /** Bounds of the page's number of plans. */
+  minPlans?: number;
+  maxPlans?: number;
+  /** Charge filters: one and the same charge of the plan meets all of them. */
+  billing?: string[];
+  chargeTypes?: string[];
+  modalities?: string[];
+  usageTypes?: string[];
+  priceCurrencies?: string[];
+  minMonthly?: number;
+  maxMonthly?: number;
+  /**
+   * The currency min_monthly, max_monthly and the monthly sort compare in, each charge converted
+   * at the rate of its version; without it, each charge's own currency.
+   */
+  currency?: string;
+}
+
+export interface PlanSearchOrder {
+  sort: 'company' | 'monthly';
+  descending: boolean;
+}
+
+/** One plan found, with its page and company; `plan` is the plan's JSON text as stored. */
+export interface PlanSearchRow {
+  company_slug: string;
+  company_name: string;
+  category: string;
+  composite_slug: string;
+  version: string;
+  plan: string;
+}
+
+/** The statement being written and its parameters, numbered as they are added. */
+class Statement {
+  readonly parameters: unknown[] = [];
+
+  parameter(value: unknown): string {
+    this.parameters.push(value);
+    return `$${this.parameters.length}`;
+  }
+
+  list(values: readonly unknown[]): string {
+    return values.map((value) => this.parameter(value)).join(', ');
+  }
+}
+
+/**
+ * The rate that turns the charge `c` into the currency `$currency` at its version: 1 in that
+ * currency; else the latest rate dated on or before the version of base=charge currency,
+ * quote=target (multiply), or only when there is none, of base=target, quote=charge currency
+ * (divide); null without either (ExchangeRateBook.rateFor says the same in the domain).
+ */
+function rateOf(currency: string): string {
+  const latest = (base: string, quote: string) =>
+    `(SELECT r.rate FROM exchange_rates r WHERE r.base = ${base} AND r.quote = ${quote}` +
+    ` AND r.date <= c.version ORDER BY r.date DESC LIMIT 1)`;
+  return (
+    `CASE WHEN c.currency = ${currency} THEN 1.0 ELSE COALESCE(` +
+    `${latest('c.currency', currency)}, 1.0 / ${latest(currency, 'c.currency')}) END`
+  );
+}
+
+/**
+ * Plan search over the plan-search read model: every filter is a condition on the plan row or
+ * an EXISTS on its charges or discounts, and each sort is read in order from its index.
+ */
+@Injectable()
+export class PlanSearchReader {
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  /** The plans matching `filters` in `order`, `limit` from `offset`. */
+  page(
+    filters: PlanSearchFilters,
+    order: PlanSearchOrder,
+    window: { limit: number; offset: number },
+  ): Promise<PlanSearchRow[]> {
+    const statement = new Statement();
+    const where = conditions(filters, statement);
+    const direction = order.descending ? 'DESC' : 'ASC';
+    const ties = 'composite_slug, internal_name, plan_index';
+    const columns = 'company_slug, company_name, category, composite_slug, version, plan';
+    let sql: string;
+    if (order.sort === 'company') {
+      sql = `SELECT ${columns} FROM plan_search_plans p ${where}
+        ORDER BY company_name_key ${direction}, ${ties}`;
+    } else if (filters.currency === undefined) {
+      sql = `SELECT ${columns} FROM plan_search_plans p ${where}
+        ORDER BY monthly_missing, lowest_monthly ${direction}, ${ties}`;
+    } else {
+      // Each plan's lowest monthly equivalent once converted, worked out for every match.
+      const currency = statement.parameter(filters.currency);
+      sql = `SELECT ${columns} FROM (
+          SELECT p.*, (SELECT MIN(c.monthly_equivalent * ${rateOf(currency)})
+            FROM plan_search_charges c WHERE c.page_id = p.page_id AND c.plan_index = p.plan_index
+          ) AS converted_lowest
+          FROM plan_search_plans p ${where}
+        ) q
+        ORDER BY converted_lowest IS NULL, converted_lowest ${direction}, ${ties}`;
+    }
+    sql += ` LIMIT ${statement.parameter(window.limit)} OFFSET ${statement.parameter(window.offset)}`;
+    return this.read(sql, statement.parameters);
+  }
+
+  /** How many plans match `filters`. */
+  async count(filters: PlanSearchFilters): Promise<number> {
+    const statement = new Statement();
+    const where = conditions(filters, statement);
+    const [row] = await this.read<{ total: number | string }>(
+      `SELECT COUNT(*) AS total FROM plan_search_plans p ${where}`,
+      statement.parameters,
+    );
+    return Number(row?.total ?? 0);
+  }
+
+  /** A prepared statement on PostgreSQL, named after its text: planned once per connection. */
+  private read<T>(sql: string, parameters: unknown[]): Promise<T[]> {
+    const name = `plan-search-${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    return this.transactions.readPrepared<T>(name, sql, parameters);
+  }
+}
+
+/** The WHERE clause of `filters` on the plan row `p`. */
+function conditions(filters: PlanSearchFilters, statement: Statement): string {
+  const on: string[] = [];
+  const inList = (column: string, values: readonly unknown[] | undefined) => {
+    if (values) on.push(`${column} IN (${statement.list(values)})`);
+  };
+  inList('p.category', filters.categories);
+  inList('p.employees', filters.employees);
+  inList('p.company_slug', filters.companies);
+  if (filters.addOn !== undefined) on.push(`p.add_on = ${statement.parameter(filters.addOn)}`);
+  if (filters.freeTier !== undefined) {
+    on.push(`p.free_tier = ${statement.parameter(filters.freeTier)}`);
+  }
+  if (filters.minPlans !== undefined) {
+    on.push(`p.plan_count >= ${statement.parameter(filters.minPlans)}`);
+  }
+  if (filters.maxPlans !== undefined) {
+    on.push(`p.plan_count <= ${statement.parameter(filters.maxPlans)}`);
+  }
+  if (filters.discountCategories) {
+    on.push(
+      `EXISTS (SELECT 1 FROM plan_search_discounts d WHERE d.page_id = p.page_id` +
+        ` AND d.plan_index = p.plan_index` +
+        ` AND d.discount_category IN (${statement.list(filters.discountCategories)}))`,
+    );
+  }
+  const charge: string[] = [];
+  const chargeIn = (column: string, values: readonly unknown[] | undefined) => {
+    if (values) charge.push(`${column} IN (${statement.list(values)})`);
+  };
+  chargeIn('c.billing', filters.billing);
+  chargeIn('c.charge_type', filters.chargeTypes);
+  chargeIn('c.modality', filters.modalities);
+  chargeIn('c.usage_type', filters.usageTypes);
+  chargeIn('c.currency', filters.priceCurrencies);
+  if (filters.minMonthly !== undefined || filters.maxMonthly !== undefined) {
+    // Null (no monthly equivalent, or no rate) matches neither bound.
+    const monthly =
+      filters.currency === undefined
+        ? 'c.monthly_equivalent'
+        : `(c.monthly_equivalent * ${rateOf(statement.parameter(filters.currency))})`;
+    if (filters.minMonthly !== undefined) {
+      charge.push(`${monthly} >= ${statement.parameter(filters.minMonthly)}`);
+    }
+    if (filters.maxMonthly !== undefined) {
+      charge.push(`${monthly} <= ${statement.parameter(filters.maxMonthly)}`);
+    }
+  }
+  if (charge.length > 0) {
+    on.push(
+      `EXISTS (SELECT 1 FROM plan_search_charges c WHERE c.page_id = p.page_id` +
+        ` AND c.plan_index = p.plan_index AND ${charge.join(' AND ')})`,
+    );
+  }
+  return on.length === 0 ? '' : `WHERE ${on.join(' AND ')}`;
+}

@@ -1,0 +1,114 @@
+import { In } from 'typeorm';
+import { PlanSearchChargeEntity } from '../entities/plan-search-charge.entity.js';
+import { PlanSearchCompanyEntity } from '../entities/plan-search-company.entity.js';
+import { PlanSearchDiscountEntity } from '../entities/plan-search-discount.entity.js';
+import { PlanSearchPageEntity } from '../entities/plan-search-page.entity.js';
+import { PlanSearchPlanEntity } from '../entities/plan-search-plan.entity.js';
+import { MAX_PARAMETERS } from '../sql.js';
+import type { Transaction } from '../transaction-runner.js';
+import { ReadModelTable } from './read-model-table.js';
+
+/** What the plan search holds of one page: its version and the rows of its plans. */
+export interface PlanSearchPageRows {
+  page: PlanSearchPageEntity;
+  plans: PlanSearchPlanEntity[];
+  charges: PlanSearchChargeEntity[];
+  discounts: PlanSearchDiscountEntity[];
+}
+
+/** The company fields the plan search copies onto each plan row. */
+export type PlanSearchCompanyFields = Pick<
+  PlanSearchPlanEntity,
+  'companyName' | 'companyNameKey' | 'category' | 'employees'
+>;
+
+/** Writes (and the reads they depend on) of the plan-search projector, inside its transaction. */
+export class PlanSearchTables {
+  private readonly companies = new ReadModelTable(PlanSearchCompanyEntity);
+  private readonly pages = new ReadModelTable(PlanSearchPageEntity);
+  private readonly plans = new ReadModelTable(PlanSearchPlanEntity);
+  private readonly charges = new ReadModelTable(PlanSearchChargeEntity);
+  private readonly discounts = new ReadModelTable(PlanSearchDiscountEntity);
+
+  insertCompanies(tx: Transaction, rows: PlanSearchCompanyEntity[]): Promise<void> {
+    return this.companies.insert(tx, rows);
+  }
+
+  /** A company's new profile, on its own row and on every plan row of its pages. */
+  async changeCompany(
+    tx: Transaction,
+    company: PlanSearchCompanyEntity,
+    onPlans: PlanSearchCompanyFields,
+  ): Promise<void> {
+    const { slug, ...profile } = company;
+    await this.companies.update(tx, { slug }, profile);
+    await this.plans.update(tx, { companySlug: slug }, onPlans);
+  }
+
+  /** The companies with these slugs, by slug. */
+  async companiesBySlug(
+    tx: Transaction,
+    slugs: string[],
+  ): Promise<Map<string, PlanSearchCompanyEntity>> {
+    const rows = await inChunks(slugs, (chunk) =>
+      tx.manager.getRepository(PlanSearchCompanyEntity).findBy({ slug: In(chunk) }),
+    );
+    return new Map(rows.map((row) => [row.slug, row]));
+  }
+
+  /** The version held for each of these pages that has one. */
+  async versionsOf(tx: Transaction, pageIds: string[]): Promise<Map<string, string>> {
+    const rows = await inChunks(pageIds, (chunk) =>
+      tx.manager.getRepository(PlanSearchPageEntity).find({
+        select: { pageId: true, version: true },
+        where: { pageId: In(chunk) },
+      }),
+    );
+    return new Map(rows.map((row) => [row.pageId, row.version]));
+  }
+
+  /** Puts these pages' rows in place of what the plan search held for them. */
+  async replacePages(tx: Transaction, pages: PlanSearchPageRows[]): Promise<void> {
+    if (pages.length === 0) return;
+    const pageIds = pages.map(({ page }) => page.pageId);
+    for (let start = 0; start < pageIds.length; start += MAX_PARAMETERS) {
+      const pageId = In(pageIds.slice(start, start + MAX_PARAMETERS));
+      await this.pages.delete(tx, { pageId });
+      await this.plans.delete(tx, { pageId });
+      await this.charges.delete(tx, { pageId });
+      await this.discounts.delete(tx, { pageId });
+    }
+    await this.pages.insert(
+      tx,
+      pages.map(({ page }) => page),
+    );
+    await this.plans.insert(
+      tx,
+      pages.flatMap(({ plans }) => plans),
+    );
+    await this.charges.insert(
+      tx,
+      pages.flatMap(({ charges }) => charges),
+    );
+    await this.discounts.insert(
+      tx,
+      pages.flatMap(({ discounts }) => discounts),
+    );
+  }
+
+  /** Empties every table, for a rebuild from the log. */
+  async clear(tx: Transaction): Promise<void> {
+    for (const table of [this.companies, this.pages, this.plans, this.charges, this.discounts]) {
+      await table.clear(tx);
+    }
+  }
+}
+
+/** `read` over `keys` a statement's worth of parameters at a time, the rows joined. */
+async function inChunks<K, R>(keys: K[], read: (chunk: K[]) => Promise<R[]>): Promise<R[]> {
+  const rows: R[] = [];
+  for (let start = 0; start < keys.length; start += MAX_PARAMETERS) {
+    rows.push(...(await read(keys.slice(start, start + MAX_PARAMETERS))));
+  }
+  return rows;
+}
