@@ -6,6 +6,7 @@ import { FilesModule } from './files/files.module.js';
 import { HomeModule } from './home/home.module.js';
 import { IngestApiModule } from './ingest/ingest-api.module.js';
 import { PagesModule } from './pages/pages.module.js';
+import { PlansModule } from './plans/plans.module.js';
 import { PricingModule } from './pricing/pricing.module.js';
 import { UsageModule } from './usage/usage.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
@@ -24,6 +25,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     FilesModule,
     PricingModule,
     ChangesModule,
+    PlansModule,
     UsageModule,
     WebhooksModule,
     HomeModule,

@@ -54,7 +54,7 @@ export class CompanyDetailDto extends CompanyDto {
 
 @ApiSchema({ name: 'Pagination' })
 export class PaginationDto {
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Companies matching', example: 57 })
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Items matching', example: 57 })
   total!: number;
 
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
@@ -63,7 +63,7 @@ export class PaginationDto {
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 100, example: 20 })
   limit!: number;
 
-  @ApiProperty({ description: 'Whether a later page has more companies', example: true })
+  @ApiProperty({ description: 'Whether a later page has more items', example: true })
   has_more!: boolean;
 }
 
