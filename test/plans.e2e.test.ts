@@ -300,6 +300,10 @@ describe('GET /api/plans', () => {
     ['?employees=1000%2B,11-50', BY_COMPANY.slice(4)],
     ['?company=gamma.dev,beta.com', BY_COMPANY.slice(4)],
     ['?company=unknown.io', []],
+    [
+      '?company=alpha.io,gamma.dev&charge_type=flat',
+      ['alpha/free', 'gamma/scale', 'gamma/starter'],
+    ],
     ['?discount_category=annual', ['alpha/pro']],
     ['?discount_category=annual,volume', ['alpha/pro', 'beta/team']],
     ['?add_on=true', ['alpha/storage']],
@@ -458,6 +462,11 @@ describe('GET /api/plans', () => {
       ...BY_COMPANY.slice(6),
     ]);
     expect(await found('?category=finance')).toEqual([]);
+    // Charge filters within the page filters read the charges' copy of the profile.
+    expect(await found('?category=finance&charge_type=flat')).toEqual([]);
+    expect(await found('?category=sales&employees=1000%2B&charge_type=flat')).toEqual([
+      'beta/basic',
+    ]);
     const { body } = await search('?category=sales');
     expect(body.data.map((item) => [item.company_name, item.category])).toEqual([
       ['aardvark Beta', 'Sales'],

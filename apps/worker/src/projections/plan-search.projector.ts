@@ -105,7 +105,11 @@ export class PlanSearchProjector implements Projector {
     const companies = await search.companiesBySlug(tx, [
       ...new Set(newer.map((extraction) => extraction.company_slug)),
     ]);
-    await search.replacePages(
+    await search.removePages(
+      tx,
+      newer.filter(({ page_id }) => held.has(page_id)).map(({ page_id }) => page_id),
+    );
+    await search.insertPages(
       tx,
       newer.map((extraction) => {
         const company = companies.get(extraction.company_slug);
@@ -159,6 +163,9 @@ function pageRows(
         pageId,
         planIndex,
         chargeIndex,
+        companySlug: document.company_slug,
+        category: company.category,
+        employees: company.employees,
         billing: charge.billing,
         chargeType: charge.charge_type,
         modality: charge.pricing_metric?.modality ?? null,

@@ -13,7 +13,21 @@ const plan = pricing.plans.items;
 @Entity('plan_search_plans')
 @Index('ix_plan_search_plans_company', ['companySlug'])
 @Index('ix_plan_search_plans_name', ['companyNameKey', 'compositeSlug'])
-@Index('ix_plan_search_plans_category_name', ['category', 'companyNameKey', 'compositeSlug'])
+// Every column a search within categories and bands filters, sorts or joins on (the migration).
+@Index('ix_plan_search_plans_filter', [
+  'category',
+  'employees',
+  'companyNameKey',
+  'compositeSlug',
+  'internalName',
+  'planIndex',
+  'pageId',
+  'monthlyMissing',
+  'lowestMonthly',
+  'addOn',
+  'freeTier',
+  'planCount',
+])
 @Index('ix_plan_search_plans_monthly', ['monthlyMissing', 'lowestMonthly', 'compositeSlug'])
 // Descending in its middle column, which TypeORM cannot describe: it must leave it be.
 @Index('ix_plan_search_plans_monthly_desc', { synchronize: false })

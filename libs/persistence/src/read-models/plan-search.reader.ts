@@ -83,36 +83,49 @@ function rateOf(currency: string): string {
 export class PlanSearchReader {
   constructor(private readonly transactions: TransactionRunner) {}
 
-  /** The plans matching `filters` in `order`, `limit` from `offset`. */
+  /**
+   * The plans matching `filters` in `order`, `limit` from `offset`. The page is chosen on the
+   * sort's keys alone (from an index, for a search within categories and bands), and only its
+   * own rows are then read whole.
+   */
   page(
     filters: PlanSearchFilters,
     order: PlanSearchOrder,
     window: { limit: number; offset: number },
   ): Promise<PlanSearchRow[]> {
     const statement = new Statement();
-    const where = conditions(filters, statement);
     const direction = order.descending ? 'DESC' : 'ASC';
-    const ties = 'composite_slug, internal_name, plan_index';
-    const columns = 'company_slug, company_name, category, composite_slug, version, plan';
-    let sql: string;
+    let keys: string;
+    let sortedBy: (table: string) => string;
     if (order.sort === 'company') {
-      sql = `SELECT ${columns} FROM plan_search_plans p ${where}
-        ORDER BY company_name_key ${direction}, ${ties}`;
+      keys = 'p.company_name_key';
+      sortedBy = (t) => `${t}.company_name_key ${direction}`;
     } else if (filters.currency === undefined) {
-      sql = `SELECT ${columns} FROM plan_search_plans p ${where}
-        ORDER BY monthly_missing, lowest_monthly ${direction}, ${ties}`;
+      keys = 'p.monthly_missing, p.lowest_monthly';
+      sortedBy = (t) => `${t}.monthly_missing, ${t}.lowest_monthly ${direction}`;
     } else {
       // Each plan's lowest monthly equivalent once converted, worked out for every match.
       const currency = statement.parameter(filters.currency);
-      sql = `SELECT ${columns} FROM (
-          SELECT p.*, (SELECT MIN(c.monthly_equivalent * ${rateOf(currency)})
-            FROM plan_search_charges c WHERE c.page_id = p.page_id AND c.plan_index = p.plan_index
-          ) AS converted_lowest
-          FROM plan_search_plans p ${where}
-        ) q
-        ORDER BY converted_lowest IS NULL, converted_lowest ${direction}, ${ties}`;
+      keys =
+        `(SELECT MIN(c.monthly_equivalent * ${rateOf(currency)}) FROM plan_search_charges c` +
+        ' WHERE c.page_id = p.page_id AND c.plan_index = p.plan_index) AS converted_lowest';
+      sortedBy = (t) => `${t}.converted_lowest IS NULL, ${t}.converted_lowest ${direction}`;
     }
-    sql += ` LIMIT ${statement.parameter(window.limit)} OFFSET ${statement.parameter(window.offset)}`;
+    const ordered = (t: string) =>
+      `${sortedBy(t)}, ${t}.composite_slug, ${t}.internal_name, ${t}.plan_index`;
+    const where = conditions(filters, statement);
+    const sql = `SELECT p.company_slug, p.company_name, p.category, p.composite_slug, p.version,
+        p.plan
+      FROM (
+        SELECT * FROM (
+          SELECT p.page_id, p.plan_index, p.composite_slug, p.internal_name, ${keys}
+          FROM plan_search_plans p ${where}
+        ) m
+        ORDER BY ${ordered('m')}
+        LIMIT ${statement.parameter(window.limit)} OFFSET ${statement.parameter(window.offset)}
+      ) k
+      JOIN plan_search_plans p ON p.page_id = k.page_id AND p.plan_index = k.plan_index
+      ORDER BY ${ordered('k')}`;
     return this.read(sql, statement.parameters);
   }
 
@@ -137,12 +150,13 @@ export class PlanSearchReader {
 /** The WHERE clause of `filters` on the plan row `p`. */
 function conditions(filters: PlanSearchFilters, statement: Statement): string {
   const on: string[] = [];
-  const inList = (column: string, values: readonly unknown[] | undefined) => {
-    if (values) on.push(`${column} IN (${statement.list(values)})`);
+  const charge: string[] = [];
+  const inList = (where: string[], column: string, values: readonly unknown[] | undefined) => {
+    if (values) where.push(`${column} IN (${statement.list(values)})`);
   };
-  inList('p.category', filters.categories);
-  inList('p.employees', filters.employees);
-  inList('p.company_slug', filters.companies);
+  inList(on, 'p.category', filters.categories);
+  inList(on, 'p.employees', filters.employees);
+  inList(on, 'p.company_slug', filters.companies);
   if (filters.addOn !== undefined) on.push(`p.add_on = ${statement.parameter(filters.addOn)}`);
   if (filters.freeTier !== undefined) {
     on.push(`p.free_tier = ${statement.parameter(filters.freeTier)}`);
@@ -160,15 +174,11 @@ function conditions(filters: PlanSearchFilters, statement: Statement): string {
         ` AND d.discount_category IN (${statement.list(filters.discountCategories)}))`,
     );
   }
-  const charge: string[] = [];
-  const chargeIn = (column: string, values: readonly unknown[] | undefined) => {
-    if (values) charge.push(`${column} IN (${statement.list(values)})`);
-  };
-  chargeIn('c.billing', filters.billing);
-  chargeIn('c.charge_type', filters.chargeTypes);
-  chargeIn('c.modality', filters.modalities);
-  chargeIn('c.usage_type', filters.usageTypes);
-  chargeIn('c.currency', filters.priceCurrencies);
+  inList(charge, 'c.billing', filters.billing);
+  inList(charge, 'c.charge_type', filters.chargeTypes);
+  inList(charge, 'c.modality', filters.modalities);
+  inList(charge, 'c.usage_type', filters.usageTypes);
+  inList(charge, 'c.currency', filters.priceCurrencies);
   if (filters.minMonthly !== undefined || filters.maxMonthly !== undefined) {
     // Null (no monthly equivalent, or no rate) matches neither bound.
     const monthly =
@@ -183,6 +193,11 @@ function conditions(filters: PlanSearchFilters, statement: Statement): string {
     }
   }
   if (charge.length > 0) {
+    // The page filters again, on the charge's copy of them: the charges to look through are then
+    // those of the companies they select, found by the charges' own index.
+    inList(charge, 'c.category', filters.categories);
+    inList(charge, 'c.employees', filters.employees);
+    inList(charge, 'c.company_slug', filters.companies);
     on.push(
       `EXISTS (SELECT 1 FROM plan_search_charges c WHERE c.page_id = p.page_id` +
         ` AND c.plan_index = p.plan_index AND ${charge.join(' AND ')})`,

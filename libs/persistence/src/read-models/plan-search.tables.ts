@@ -34,7 +34,7 @@ export class PlanSearchTables {
     return this.companies.insert(tx, rows);
   }
 
-  /** A company's new profile, on its own row and on every plan row of its pages. */
+  /** A company's new profile, on its own row and on the plan and charge rows of its pages. */
   async changeCompany(
     tx: Transaction,
     company: PlanSearchCompanyEntity,
@@ -43,6 +43,11 @@ export class PlanSearchTables {
     const { slug, ...profile } = company;
     await this.companies.update(tx, { slug }, profile);
     await this.plans.update(tx, { companySlug: slug }, onPlans);
+    await this.charges.update(
+      tx,
+      { companySlug: slug },
+      { category: onPlans.category, employees: onPlans.employees },
+    );
   }
 
   /** The companies with these slugs, by slug. */
@@ -67,17 +72,18 @@ export class PlanSearchTables {
     return new Map(rows.map((row) => [row.pageId, row.version]));
   }
 
-  /** Puts these pages' rows in place of what the plan search held for them. */
-  async replacePages(tx: Transaction, pages: PlanSearchPageRows[]): Promise<void> {
-    if (pages.length === 0) return;
-    const pageIds = pages.map(({ page }) => page.pageId);
+  /** Removes all the plan search holds of these pages. */
+  async removePages(tx: Transaction, pageIds: string[]): Promise<void> {
     for (let start = 0; start < pageIds.length; start += MAX_PARAMETERS) {
       const pageId = In(pageIds.slice(start, start + MAX_PARAMETERS));
-      await this.pages.delete(tx, { pageId });
-      await this.plans.delete(tx, { pageId });
-      await this.charges.delete(tx, { pageId });
-      await this.discounts.delete(tx, { pageId });
+      for (const table of [this.pages, this.plans, this.charges, this.discounts]) {
+        await table.delete(tx, { pageId });
+      }
     }
+  }
+
+  /** Adds the rows of these pages, which it holds nothing of. */
+  async insertPages(tx: Transaction, pages: PlanSearchPageRows[]): Promise<void> {
     await this.pages.insert(
       tx,
       pages.map(({ page }) => page),
