@@ -11,6 +11,7 @@ import type { BenchContext, Measurement, Scenario } from './support/scenario.js'
 import { companiesScenario } from './scenarios/companies.js';
 import { ingestionScenario } from './scenarios/ingestion.js';
 import { ingestWhileReadingScenario } from './scenarios/ingest-while-reading.js';
+import { plansScenario } from './scenarios/plans.js';
 import { readsScenario } from './scenarios/reads.js';
 import { rebuildScenario } from './scenarios/rebuild.js';
 import { scaleScenario } from './scenarios/scale.js';
@@ -18,6 +19,7 @@ import { scaleScenario } from './scenarios/scale.js';
 const SCENARIOS: Scenario[] = [
   readsScenario,
   companiesScenario,
+  plansScenario,
   ingestionScenario,
   rebuildScenario,
   scaleScenario,
