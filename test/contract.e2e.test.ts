@@ -155,6 +155,7 @@ async function dredd(key: string): Promise<{ code: number | null; output: string
       env: {
         ...process.env,
         CONTRACT_API_KEY: key,
+        CONTRACT_DOCUMENT_URL: `${service.baseUrl}/api/openapi.json`,
         CONTRACT_ADMIN_TOKEN: environment.env.ADMIN_TOKEN!,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

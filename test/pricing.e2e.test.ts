@@ -119,6 +119,13 @@ const NOVA = records.pricing('nova.io', '', currentQuarter().start, 9);
 const uuid = () => expect.stringMatching(UUID) as unknown as string;
 
 /** The document 2.5 describes for an extraction: all fields, null where the record had none. */
+/** The contract's table, for the billings these records use. */
+function expectedMonthly(billing: string, price: number | null): number | null {
+  if (billing === 'freemium') return 0;
+  if (price === null) return null;
+  return billing === 'annual_recurring_billed_yearly' ? price / 12 : price;
+}
+
 function expectedDocument(record: PricingRecord, slug: string, pageUrl: string) {
   return {
     slug,
@@ -149,6 +156,7 @@ function expectedDocument(record: PricingRecord, slug: string, pageUrl: string) 
         price_display: charge.price_display ?? null,
         included_quantity: null,
         overage_info: null,
+        monthly_equivalent: expectedMonthly(charge.billing, charge.price),
       })),
       discounts: plan.discounts.map((discount) => ({ id: uuid(), ...discount })),
     })),
@@ -255,6 +263,23 @@ describe('GET /api/pricing/{slug}', () => {
       included_quantity: null,
       overage_info: null,
     });
+  });
+
+  it('gives each charge its monthly equivalent: a free tier 0, a yearly price a twelfth', async () => {
+    const { body } = await pricing('prism.io?version=20250105');
+    const document = body as unknown as ReturnType<typeof expectedDocument>;
+    const figures = document.plans.map((plan) =>
+      plan.charges.map((charge) => [charge.display_name, charge.monthly_equivalent]),
+    );
+    expect(figures.slice(0, 2)).toEqual([
+      [['Free forever', 0]],
+      [
+        ['Pro monthly', 10],
+        ['Pro yearly', 8],
+      ],
+    ]);
+    expect(document).not.toHaveProperty('currency');
+    expect(document.plans[1]!.charges[0]).not.toHaveProperty('converted');
   });
 
   it('gives every id as a distinct UUID', async () => {

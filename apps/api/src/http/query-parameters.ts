@@ -141,3 +141,18 @@ export function sortParameter(value: QueryValue): { sort: CompanySortField; desc
   }
   return { sort: field, descending: match[1] === '-' || match[3] === 'desc' };
 }
+
+/** A currency to convert into: three letters, any case, answered upper-case; else 400. */
+export function currencyParameter(value: QueryValue): string | undefined {
+  const text = optionalText('currency', value, 20);
+  if (text === undefined) return undefined;
+  if (!/^[A-Za-z]{3}$/.test(text)) {
+    throw new ApiError(
+      400,
+      'INVALID_CURRENCY',
+      'currency must be a three-letter ISO 4217 code, such as EUR',
+      { parameter: 'currency', provided: text },
+    );
+  }
+  return text.toUpperCase();
+}

@@ -107,6 +107,53 @@ export class ChargeDto {
     example: null,
   })
   overage_info!: unknown;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      'What the charge costs per month, in its own currency: price for monthly billings, price / 12 for annual_recurring_billed_yearly, 0 for freemium; null for one_time, pricing_not_disclosed, any other billing and a missing price. Rounded to 4 decimals',
+    example: 10,
+  })
+  monthly_equivalent!: number | null;
+
+  @ApiProperty({
+    type: () => ConvertedFigureDto,
+    nullable: true,
+    required: false,
+    description:
+      'Only when currency is given: the monthly equivalent in that currency, or null when the charge has no monthly equivalent or no exchange rate applies',
+  })
+  converted?: ConvertedFigureDto | null;
+}
+
+@ApiSchema({
+  name: 'ConvertedFigure',
+  description: "A charge's monthly equivalent converted into the currency asked for.",
+})
+export class ConvertedFigureDto {
+  @ApiProperty({ pattern: PATTERNS.currency, example: 'EUR' })
+  currency!: string;
+
+  @ApiProperty({ description: 'Rounded to 4 decimals, computed unrounded', example: 9.2234 })
+  monthly_equivalent!: number;
+
+  @ApiProperty({
+    description:
+      "The multiplier applied: the exchange record's rate, or 1 / rate when only the inverse pair has one; 1 when the charge is already in the currency",
+    example: 0.922339,
+  })
+  rate!: number;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    pattern: PATTERNS.version,
+    description:
+      "The date of the exchange record used (the latest on or before the charge's version); null when nothing was converted",
+    example: '20251013',
+  })
+  rate_date!: string | null;
 }
 
 @ApiSchema({ name: 'Discount' })
@@ -208,6 +255,24 @@ export class PricingDocumentDto {
 
   @ApiProperty({ type: () => [PlanDto] })
   plans!: PlanDto[];
+
+  @ApiProperty({
+    pattern: PATTERNS.currency,
+    required: false,
+    description: 'Only when currency is given: the currency charges were converted into',
+    example: 'EUR',
+  })
+  currency?: string;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    required: false,
+    description:
+      'Only when currency is given: how many charges have a monthly equivalent but no exchange rate (converted null)',
+    example: 0,
+  })
+  unconverted?: number;
 }
 
 /** The pricing page an answer is about; its fields lead the answers that carry them. */

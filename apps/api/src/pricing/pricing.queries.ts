@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { diffPricing, type Period, type PricingDocument } from '#app/domain';
+import { diffPricing, priceDocument, type Period, type PricingDocument } from '#app/domain';
 import { PricingSnapshotReader, type PricingPageEntity } from '#app/persistence';
 import { SlugResolver } from '../catalogue/slug-resolver.js';
 import { ApiError } from '../errors/api-error.js';
 
 /**
- * The reads of the pricing routes. Documents are stored as the JSON text the interface returns,
- * so they come back as text, never parsed and written again.
+ * The reads of the pricing routes. Documents are stored as the extraction gave them; each is
+ * answered with its charges' monthly equivalents, derived when read so that no stored document
+ * has to be rewritten when the derivation changes.
  */
 @Injectable()
 export class PricingQueries {
@@ -20,7 +21,7 @@ export class PricingQueries {
     const page = await this.pageOf(slug);
     const snapshot = await this.snapshots.find(page.id, version);
     if (!snapshot) throw await this.versionNotFound(slug, page, version);
-    return snapshot.document;
+    return priced(snapshot.document);
   }
 
   /** The document of the latest extraction on or before `date`, or the 404 that lists them. */
@@ -35,7 +36,7 @@ export class PricingQueries {
         `No pricing extraction of ${slug} on or before ${date}`,
       );
     }
-    return snapshot.document;
+    return priced(snapshot.document);
   }
 
   /** The latest extraction's document. */
@@ -43,14 +44,14 @@ export class PricingQueries {
     const page = await this.pageOf(slug);
     const latest = await this.snapshots.latest(page.id);
     if (!latest) throw await this.versionNotFound(slug, page, null);
-    return latest.document;
+    return priced(latest.document);
   }
 
   /** The document of the earliest extraction in the period, or the 404 that says there is none. */
   async documentInPeriod(slug: string, text: string, period: Period): Promise<string> {
     const page = await this.pageOf(slug);
     const snapshot = await this.snapshots.earliestInRange(page.id, period.start, period.end);
-    if (snapshot) return snapshot.document;
+    if (snapshot) return priced(snapshot.document);
     const latest = await this.snapshots.latest(page.id);
     throw new ApiError(404, 'PERIOD_NOT_FOUND', `No pricing extraction of ${slug} in ${text}`, {
       slug,
@@ -129,4 +130,9 @@ export class PricingQueries {
         : 'This page has no pricing extraction yet',
     });
   }
+}
+
+/** A stored document's JSON text as the pricing routes answer it (priceDocument). */
+function priced(stored: string): string {
+  return JSON.stringify(priceDocument(JSON.parse(stored) as PricingDocument).document);
 }
