@@ -475,6 +475,133 @@ describe('GET /api/pricing/{slug}', () => {
   });
 });
 
+interface SeriesBody {
+  slug: string;
+  step: string;
+  from: string;
+  to: string;
+  points: {
+    date: string;
+    version: string | null;
+    plans: { internal_name: string; charges: Record<string, unknown>[] }[];
+  }[];
+}
+
+describe('GET /api/pricing/{slug}/series', () => {
+  const series = (query: string) =>
+    getJson<SeriesBody>(api, `/api/pricing/prism/series?${query}`, key);
+  const versionsAt = (body: SeriesBody) => body.points.map((point) => [point.date, point.version]);
+
+  it('gives the extraction in force at the start of each month, none before the first', async () => {
+    const { status, body } = await series('from=20250101&to=20250515');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ slug: 'prism', step: 'month', from: '20250101', to: '20250515' });
+    expect(versionsAt(body)).toEqual([
+      ['20250101', null],
+      ['20250201', '20250105'],
+      ['20250301', '20250105'],
+      ['20250401', '20250310'],
+      ['20250501', '20250420'],
+    ]);
+    expect(body.points[0]!.plans).toEqual([]);
+    expect(body.points[1]!.plans.map((plan) => plan.internal_name)).toEqual(
+      JAN05.plans.map((plan) => plan.internal_name),
+    );
+    expect(body.points[1]!.plans[1]).toEqual({
+      internal_name: 'pro',
+      display_name: 'Pro',
+      add_on: false,
+      charges: [
+        {
+          display_name: 'Pro monthly',
+          billing: 'monthly_recurring_billed_monthly',
+          currency: 'USD',
+          price: 10,
+          monthly_equivalent: 10,
+        },
+        {
+          display_name: 'Pro yearly',
+          billing: 'annual_recurring_billed_yearly',
+          currency: 'USD',
+          price: 96,
+          monthly_equivalent: 8,
+        },
+      ],
+    });
+  });
+
+  it('starts weeks on Monday and quarters on their first day', async () => {
+    const weeks = await series('step=week&from=20250105&to=20250113');
+    expect(versionsAt(weeks.body)).toEqual([
+      ['20241230', null],
+      ['20250106', '20250105'],
+      ['20250113', '20250105'],
+    ]);
+    const quarters = await series('step=quarter&from=20250105&to=20250630');
+    expect(versionsAt(quarters.body)).toEqual([
+      ['20250101', null],
+      ['20250401', '20250310'],
+    ]);
+  });
+
+  it('runs from the first extraction to today by default, and says so', async () => {
+    const { body } = await series('');
+    const today = new Date().toISOString().slice(0, 10).replaceAll('-', '');
+    expect(body).toMatchObject({ step: 'month', from: '20250105', to: today });
+    expect(body.points[0]).toMatchObject({ date: '20250101', version: null });
+    expect(body.points.at(-1)).toMatchObject({
+      date: `${today.slice(0, 6)}01`,
+      version: '20250420',
+    });
+  });
+
+  it('answers the 400s of its parameters in the coded shape, before the slug', async () => {
+    const refused = async (query: string, code: string) => {
+      const response = await getJson<CodedErrorBody>(api, `/api/pricing/nope/series?${query}`, key);
+      expect(response.status, query).toBe(400);
+      expect(response.body.code, query).toBe(code);
+      return response.body.details;
+    };
+    expect(await refused('from=20250301&to=20250101', 'INVALID_RANGE')).toEqual({
+      provided: { from: '20250301', to: '20250101' },
+    });
+    expect(await refused('step=day', 'INVALID_PARAMETER')).toEqual({
+      parameter: 'step',
+      provided: 'day',
+      valid_values: ['week', 'month', 'quarter'],
+    });
+    expect(await refused('from=20250230', 'INVALID_DATE')).toEqual({
+      parameter: 'from',
+      provided: '20250230',
+    });
+  });
+
+  it('answers 400 RANGE_TOO_LARGE beyond 520 points, and takes 520', async () => {
+    const tooLarge = await getJson<CodedErrorBody>(
+      api,
+      '/api/pricing/prism/series?step=week&from=20000103&to=20091221',
+      key,
+    );
+    expect(tooLarge.status).toBe(400);
+    expect(tooLarge.body).toMatchObject({
+      code: 'RANGE_TOO_LARGE',
+      details: { provided: { from: '20000103', to: '20091221', step: 'week' }, max_points: 520 },
+    });
+    // 2000-01-03 is a Monday: 520 weeks end with the one starting 2009-12-14.
+    const largest = await series('step=week&from=20000103&to=20091220');
+    expect(largest.status).toBe(200);
+    expect(largest.body.points).toHaveLength(520);
+  });
+
+  it('answers 404 for an unknown page and 403 to a key without the pricing feature', async () => {
+    expect((await getJson(api, '/api/pricing/nope/series', key)).status).toBe(404);
+    const free = await api.createKey(['read'], 'free');
+    const refused = await getJson<CodedErrorBody>(api, '/api/pricing/prism/series', free);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBeTypeOf('string');
+  });
+});
+
 describe('stable ids and caching', () => {
   const paths = [
     'prism.io',

@@ -1,6 +1,13 @@
 import { Controller, Get, Header, Param, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { isPeriodClosed, parsePeriod, parseVersion } from '#app/domain';
+import {
+  isPeriodClosed,
+  isSeriesStep,
+  parsePeriod,
+  parseVersion,
+  SERIES_STEPS,
+  utcDate,
+} from '#app/domain';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
@@ -13,7 +20,12 @@ import { ApiCacheableOk, ApiErrorResponses, ApiKeyAuth } from '../openapi/decora
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { EXAMPLES, PAGE_SLUG_PARAMETER } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
-import { PricingDiffDto, PricingDocumentDto, PricingVersionsDto } from './pricing.dto.js';
+import {
+  PricingDiffDto,
+  PricingDocumentDto,
+  PricingSeriesDto,
+  PricingVersionsDto,
+} from './pricing.dto.js';
 import { PRICING_ERROR_EXAMPLES } from './pricing.examples.js';
 import { PricingQueries } from './pricing.queries.js';
 
@@ -149,6 +161,75 @@ export class PricingController {
   @ApiErrorResponses('coded', [400, 401, 403, 404, 500], PRICING_ERROR_EXAMPLES.versions)
   versions(@Param('slug') slug: string) {
     return this.pricing.versions(slug);
+  }
+
+  @Get(':slug/series')
+  @ApiOperation({
+    operationId: 'getPricingSeries',
+    summary: 'The pricing of one page at each step of a range',
+    description:
+      'One point per step, from the step that contains from to the step that contains to, ' +
+      'oldest first (ISO weeks start on Monday; months and quarters on their first day): the ' +
+      "latest extraction on or before the point's date (version null and no plans before the " +
+      'first). At most 520 points.',
+  })
+  @ApiParam(PAGE_SLUG_PARAMETER)
+  @ApiQuery({
+    name: 'step',
+    required: false,
+    enum: SERIES_STEPS,
+    description: 'The step between points; default month',
+    example: 'month',
+  })
+  @ApiQuery({
+    name: 'from',
+    required: false,
+    type: String,
+    pattern: PATTERNS.version,
+    description: "YYYYMMDD; default the page's first extraction (or to, when that is later)",
+    example: EXAMPLES.version,
+  })
+  @ApiQuery({
+    name: 'to',
+    required: false,
+    type: String,
+    pattern: PATTERNS.version,
+    description: 'YYYYMMDD; default today (UTC)',
+    example: EXAMPLES.laterVersion,
+  })
+  @ApiOkResponse({ type: PricingSeriesDto, description: 'The points, oldest first' })
+  @ApiErrorResponses('coded', [400, 401, 403, 404, 500], PRICING_ERROR_EXAMPLES.series)
+  series(
+    @Param('slug') slug: string,
+    @Query('step') stepValue: QueryValue,
+    @Query('from') fromValue: QueryValue,
+    @Query('to') toValue: QueryValue,
+  ) {
+    const step = optionalText('step', stepValue, 20) ?? 'month';
+    if (!isSeriesStep(step)) {
+      throw new ApiError(
+        400,
+        'INVALID_PARAMETER',
+        `step must be one of ${SERIES_STEPS.join(', ')}`,
+        {
+          parameter: 'step',
+          provided: step,
+          valid_values: [...SERIES_STEPS],
+        },
+      );
+    }
+    const dateOf = (name: string, value: QueryValue) => {
+      const text = optionalText(name, value, 20);
+      return text === undefined ? undefined : calendarDateOrThrow(name, text);
+    };
+    const from = dateOf('from', fromValue);
+    const to = dateOf('to', toValue) ?? utcDate(new Date());
+    if (from !== undefined && from > to) {
+      throw new ApiError(400, 'INVALID_RANGE', `from (${from}) is after to (${to})`, {
+        provided: { from, to },
+      });
+    }
+    return this.pricing.series(slug, { step, from, to });
   }
 
   @Get(':slug/diff')

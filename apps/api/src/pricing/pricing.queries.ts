@@ -1,5 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { diffPricing, priceDocument, type Period, type PricingDocument } from '#app/domain';
+import {
+  diffPricing,
+  MAX_SERIES_POINTS,
+  priceDocument,
+  seriesDates,
+  type ConversionTarget,
+  type Period,
+  type PricingDocument,
+  type SeriesStep,
+} from '#app/domain';
 import { PricingSnapshotReader, type PricingPageEntity } from '#app/persistence';
 import { SlugResolver } from '../catalogue/slug-resolver.js';
 import { ApiError } from '../errors/api-error.js';
@@ -62,6 +71,74 @@ export class PricingQueries {
         ? `The latest extraction is ${latest.version}: GET /v1/api/pricing/${slug}?version=${latest.version}`
         : 'This page has no pricing extraction yet',
     });
+  }
+
+  /**
+   * The pricing in force at the start of each step (PricingSeriesDto). `from` defaults to the
+   * first extraction (or `to`, when there is none on or before it).
+   */
+  async series(
+    slug: string,
+    asked: { step: SeriesStep; from?: string; to: string; target?: ConversionTarget },
+  ) {
+    const { step, to, target } = asked;
+    const page = await this.pageOf(slug);
+    const versions = await this.snapshots.versions(page.id);
+    const first = versions[0];
+    const from = asked.from ?? (first !== undefined && first < to ? first : to);
+    const dates = seriesDates(step, from, to);
+    if (!dates) {
+      throw new ApiError(
+        400,
+        'RANGE_TOO_LARGE',
+        `From ${from} to ${to} by ${step} is more than ${MAX_SERIES_POINTS} points: take a longer step or a shorter range`,
+        { provided: { from, to, step }, max_points: MAX_SERIES_POINTS },
+      );
+    }
+    // Both lists are ascending: the version in force moves forward with the dates.
+    let next = 0;
+    const inForce = dates.map((date) => {
+      while (next < versions.length && versions[next]! <= date) next++;
+      return next === 0 ? null : versions[next - 1]!;
+    });
+    const wanted = [...new Set(inForce.filter((version) => version !== null))];
+    const documents = new Map(
+      (await this.snapshots.ofVersions(page.id, wanted)).map((snapshot) => {
+        const stored = JSON.parse(snapshot.document) as PricingDocument;
+        return [snapshot.version, priceDocument(stored, target)] as const;
+      }),
+    );
+    let unconverted = 0;
+    const points = dates.map((date, index) => {
+      const priced = documents.get(inForce[index]!);
+      if (!priced) return { date, version: null, plans: [] };
+      unconverted += priced.unconverted;
+      return {
+        date,
+        version: priced.document.version,
+        plans: priced.document.plans.map((plan) => ({
+          internal_name: plan.internal_name,
+          display_name: plan.display_name,
+          add_on: plan.add_on,
+          charges: plan.charges.map((charge) => ({
+            display_name: charge.display_name,
+            billing: charge.billing,
+            currency: charge.currency,
+            price: charge.price,
+            monthly_equivalent: charge.monthly_equivalent,
+            ...(target ? { converted: charge.converted } : {}),
+          })),
+        })),
+      };
+    });
+    return {
+      slug: page.compositeSlug,
+      step,
+      from,
+      to,
+      ...(target ? { currency: target.currency, unconverted } : {}),
+      points,
+    };
   }
 
   /** Every version with an extraction, oldest first (PricingVersionsDto). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Between, DataSource, LessThanOrEqual, Repository } from 'typeorm';
+import { Between, DataSource, In, LessThanOrEqual, Repository } from 'typeorm';
 import { PricingSnapshotEntity } from '../entities/pricing-snapshot.entity.js';
 
 /** Pricing documents by page and version; served by the unique (page_id, version) index. */
@@ -36,6 +36,12 @@ export class PricingSnapshotReader {
       where: { pageId, version: Between(start, end) },
       order: { version: 'ASC' },
     });
+  }
+
+  /** The extractions of these versions (those that exist), in no particular order. */
+  ofVersions(pageId: string, versions: readonly string[]): Promise<PricingSnapshotEntity[]> {
+    if (versions.length === 0) return Promise.resolve([]);
+    return this.snapshots.findBy({ pageId, version: In([...versions]) });
   }
 
   /** Every version with an extraction, oldest first. */
