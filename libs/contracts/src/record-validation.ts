@@ -97,13 +97,13 @@ const JsonLengthAtMost = (max: number) =>
     },
   });
 
-/** A number above `min`, which it must not reach. */
-const GreaterThan = (min: number) =>
+/** A bound of a number that leaves any other value to IsNumber's one reason (Max gives two). */
+const NumberBound = (name: string, holds: (value: number) => boolean, rule: string) =>
   ValidateBy({
-    name: 'greaterThan',
+    name,
     validator: {
-      validate: (value) => typeof value !== 'number' || value > min,
-      defaultMessage: buildMessage((each) => `${each}$property must be greater than ${min}`),
+      validate: (value) => typeof value !== 'number' || holds(value),
+      defaultMessage: buildMessage((each) => `${each}$property must ${rule}`),
     },
   });
 
@@ -129,12 +129,21 @@ function boundsChecks(bounds: FieldBounds): PropertyDecorator[] {
       return [TextLength(0, bounds.maxLength), BandBoundsAtMost(bounds.maxBound)];
     case 'integer':
       return [Min(bounds.minimum), Max(bounds.maximum)];
-    case 'number':
-      return [
-        ...(bounds.minimum === null ? [] : [Min(bounds.minimum)]),
-        ...(bounds.exclusiveMinimum === undefined ? [] : [GreaterThan(bounds.exclusiveMinimum)]),
-        ...(bounds.maximum === undefined ? [] : [Max(bounds.maximum)]),
-      ];
+    case 'number': {
+      const { minimum, exclusiveMinimum: above, maximum } = bounds;
+      const checks = minimum === null ? [] : [Min(minimum)];
+      if (above !== undefined) {
+        checks.push(
+          NumberBound('greaterThan', (value) => value > above, `be greater than ${above}`),
+        );
+      }
+      if (maximum !== undefined) {
+        checks.push(
+          NumberBound('atMost', (value) => value <= maximum, `not be greater than ${maximum}`),
+        );
+      }
+      return checks;
+    }
     case 'free-form':
       return [JsonLengthAtMost(bounds.maxJsonLength)];
     case 'list':
