@@ -375,7 +375,7 @@ export class ExchangeRateRecordDto implements ExchangeRateRecord {
 
   @ApiProperty({
     ...declared(exchange_rate.date),
-    description: 'YYYYMMDD, a real calendar date: the day the rate holds from',
+    description: 'YYYYMMDD, a real calendar date: the day of the rate',
     example: '20251016',
   })
   date!: string;
