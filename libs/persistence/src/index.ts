@@ -56,3 +56,5 @@ export {
 export { WebhookEntity } from './entities/webhook.entity.js';
 export { WebhookRepository, type DispatchState } from './webhooks/webhook.repository.js';
 export { isDatabaseUnavailable, isTransientDatabaseError } from './database-unavailable.js';
+export { ExchangeRateEntity } from './entities/exchange-rate.entity.js';
+export { ExchangeRateReader } from './read-models/exchange-rate.reader.js';
