@@ -106,6 +106,7 @@ beforeAll(async () => {
     }),
     // Extracted after the dates asked.
     ...company('eta.io', COMMUNICATION_SMALL, { '20250601': [plan('team', [charge(MONTHLY, 5)])] }),
+    records.exchangeRate('20250101', { base: 'EUR', quote: 'USD', rate: 1.5 }),
   ]);
 });
 
@@ -198,6 +199,47 @@ describe('GET /api/benchmarks', () => {
     ]);
   });
 
+  it('converts charge by charge before taking the lowest: one group', async () => {
+    const dollars = await benchmark('category=communication&as_of=20250201&currency=usd');
+    // epsilon: 40 EUR is 60 USD, so its 45 USD is the lowest
+    expect(dollars.body).toMatchObject({
+      currency: 'USD',
+      unconverted: 0,
+      groups: [
+        { currency: 'USD', sample_size: 4, min: 10, p25: 10, median: 20, p75: 33.75, max: 45 },
+      ],
+    });
+    const euros = await benchmark(
+      'category=communication&as_of=20250201&currency=EUR&company=alpha',
+    );
+    // alpha and beta 10 / 1.5, gamma 30 / 1.5, epsilon 45 / 1.5 (below its 40 EUR): computed
+    // unrounded, rounded once
+    expect(euros.body.groups).toEqual([
+      {
+        currency: 'EUR',
+        sample_size: 4,
+        min: 6.6667,
+        p25: 6.6667,
+        median: 13.3333,
+        p75: 22.5,
+        max: 30,
+      },
+    ]);
+    expect(euros.body.company!.pages).toEqual([
+      { slug: 'alpha', version: '20250105', entry_price: 6.6667, currency: 'EUR', percentile: 25 },
+    ]);
+  });
+
+  it('counts the pages left out for want of a rate', async () => {
+    const { body } = await benchmark('category=communication&as_of=20250201&currency=GBP');
+    // alpha, beta, gamma, epsilon; zeta has no priced charge, eta no extraction yet
+    expect(body).toMatchObject({
+      currency: 'GBP',
+      unconverted: 4,
+      groups: [{ currency: 'GBP', sample_size: 0, min: null, median: null }],
+    });
+  });
+
   it('gives null figures to a group of fewer than 3 pages', async () => {
     const { body } = await benchmark('category=Productivity&as_of=20250201&company=delta.io');
     expect(body.groups).toEqual([
@@ -231,6 +273,10 @@ describe('GET /api/benchmarks', () => {
     expect(await refused('as_of=20250230', 'INVALID_DATE')).toEqual({
       parameter: 'as_of',
       provided: '20250230',
+    });
+    expect(await refused('currency=EURO', 'INVALID_CURRENCY')).toEqual({
+      parameter: 'currency',
+      provided: 'EURO',
     });
     expect(await refused('company=nope.io', 'NOT_FOUND', 404)).toMatchObject({ slug: 'nope.io' });
   });

@@ -196,6 +196,9 @@ beforeAll(async () => {
     APR20,
     TEAM,
     NOVA,
+    // USD into EUR divides by EUR→USD; USD→GBP only from March.
+    records.exchangeRate('20250101', { base: 'EUR', quote: 'USD', rate: 1.25 }),
+    records.exchangeRate('20250301', { base: 'USD', quote: 'GBP', rate: 0.75 }),
   ]);
 });
 
@@ -599,6 +602,90 @@ describe('GET /api/pricing/{slug}/series', () => {
     const refused = await getJson<CodedErrorBody>(api, '/api/pricing/prism/series', free);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBeTypeOf('string');
+  });
+});
+
+describe('currency: charges converted at the rate of their version', () => {
+  type Converted = { plans: { charges: Record<string, unknown>[] }[] } & Record<string, unknown>;
+  const charges = (body: Converted) => body.plans.flatMap((plan) => plan.charges);
+  const pricedCharges = JAN05.plans
+    .flatMap((plan) => plan.charges)
+    .filter((charge) => expectedMonthly(charge.billing, charge.price) !== null).length;
+
+  it('divides by the inverse rate when only that pair has one, keeping the captured figures', async () => {
+    const { status, body, headers } = await getJson<Converted>(
+      api,
+      '/api/pricing/prism?version=20250105&currency=eur',
+      key,
+    );
+    expect(status).toBe(200);
+    expect(headers.get('etag')).toBeNull();
+    expect(body).toMatchObject({ currency: 'EUR', unconverted: 0 });
+    const pro = charges(body).find((charge) => charge.display_name === 'Pro monthly')!;
+    expect(pro).toMatchObject({ price: 10, currency: 'USD', monthly_equivalent: 10 });
+    expect(pro.converted).toEqual({
+      currency: 'EUR',
+      monthly_equivalent: 8,
+      rate: 1 / 1.25,
+      rate_date: '20250101',
+    });
+    const free = charges(body).find((charge) => charge.display_name === 'Free forever')!;
+    expect(free.converted).toMatchObject({ monthly_equivalent: 0 });
+  });
+
+  it('converts nothing without a rate on or before the version, and counts what it left', async () => {
+    const before = await getJson<Converted>(
+      api,
+      '/api/pricing/prism?version=20250105&currency=GBP',
+      key,
+    );
+    expect(before.body).toMatchObject({ currency: 'GBP', unconverted: pricedCharges });
+    expect(charges(before.body).every((charge) => charge.converted === null)).toBe(true);
+    const after = await getJson<Converted>(
+      api,
+      '/api/pricing/prism?version=20250310&currency=GBP',
+      key,
+    );
+    expect(after.body.unconverted).toBe(0);
+    expect(charges(after.body)[0]!.converted).toMatchObject({ rate: 0.75, rate_date: '20250301' });
+  });
+
+  it('keeps a charge already in the currency: rate 1, no rate date', async () => {
+    const { body } = await getJson<Converted>(
+      api,
+      '/api/pricing/prism?as_of=20250401&currency=USD',
+      key,
+    );
+    expect(charges(body)[0]!.converted).toEqual({
+      currency: 'USD',
+      monthly_equivalent: 12,
+      rate: 1,
+      rate_date: null,
+    });
+  });
+
+  it('sums what a series left unconverted over its points', async () => {
+    const { body } = await getJson<Converted & { points: Converted[] }>(
+      api,
+      '/api/pricing/prism/series?from=20250101&to=20250401&currency=gbp',
+      key,
+    );
+    // 0201 and 0301 show the January extraction (no rate yet), 0401 March's (converted).
+    expect(body).toMatchObject({ currency: 'GBP', unconverted: 2 * pricedCharges });
+    expect(charges(body.points[3]!)[0]!.converted).toMatchObject({ rate: 0.75 });
+  });
+
+  it('answers 400 INVALID_CURRENCY to anything but three letters, before the slug', async () => {
+    for (const path of ['nope?currency=EURO', 'nope/series?currency=E1R', 'prism?currency=']) {
+      const response = await getJson<CodedErrorBody>(api, `/api/pricing/${path}`, key);
+      if (path.endsWith('=')) {
+        expect(response.status, path).toBe(200); // empty counts as absent
+        continue;
+      }
+      expect(response.status, path).toBe(400);
+      expect(response.body.code, path).toBe('INVALID_CURRENCY');
+      expect(response.body.details, path).toMatchObject({ parameter: 'currency' });
+    }
   });
 });
 

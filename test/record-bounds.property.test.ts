@@ -6,6 +6,8 @@ import {
   RECORD_BOUNDS,
   RECORD_TYPES,
   compositePageSlug,
+  monthlyEquivalent,
+  roundMoney,
   type FieldBounds,
   type IngestRecord,
   type RecordType,
@@ -517,6 +519,11 @@ async function servedAs(sentRecord: unknown): Promise<unknown> {
   }
 }
 
+function derivedMonthly(billing: string, price: number | null): number | null {
+  const monthly = monthlyEquivalent(billing, price);
+  return monthly === null ? null : roundMoney(monthly);
+}
+
 /** What the read API must serve of a record: its fields as sent, absent ones as null. */
 function expectedServing(sentRecord: unknown): unknown {
   const record = asSent(sentRecord);
@@ -546,6 +553,8 @@ function expectedServing(sentRecord: unknown): unknown {
             price_display: charge.price_display ?? null,
             included_quantity: charge.included_quantity ?? null,
             overage_info: charge.overage_info ?? null,
+            // Derived when served: its own rules are the domain's spec's concern.
+            monthly_equivalent: derivedMonthly(charge.billing, charge.price),
           })),
         })),
       };

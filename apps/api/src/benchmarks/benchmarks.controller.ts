@@ -5,6 +5,7 @@ import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { calendarDateOrThrow } from '../http/period-parameter.js';
 import {
   categoriesParameter,
+  currencyParameter,
   employeeBandsParameter,
   listParameter,
   optionalText,
@@ -12,7 +13,7 @@ import {
 } from '../http/query-parameters.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
-import { EXAMPLES } from '../openapi/parameters.js';
+import { CURRENCY_PARAMETER, EXAMPLES } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
 import { BenchmarkDto } from './benchmarks.dto.js';
 import { BENCHMARKS_ERROR_EXAMPLES } from './benchmarks.examples.js';
@@ -69,6 +70,12 @@ export class BenchmarksController {
     example: 'user_based',
   })
   @ApiQuery({
+    ...CURRENCY_PARAMETER,
+    description:
+      'Convert every charge into this currency (three letters, any case) before the lowest is ' +
+      'taken: one group, and unconverted counts the pages left out for want of a rate',
+  })
+  @ApiQuery({
     name: 'as_of',
     required: false,
     type: String,
@@ -90,6 +97,7 @@ export class BenchmarksController {
     @Query('employees') employeesValue: QueryValue,
     @Query('billing') billingValue: QueryValue,
     @Query('modality') modalityValue: QueryValue,
+    @Query('currency') currencyValue: QueryValue,
     @Query('as_of') asOfValue: QueryValue,
     @Query('company') companyValue: QueryValue,
   ) {
@@ -103,6 +111,7 @@ export class BenchmarksController {
         billing: asSet(listParameter('billing', billingValue)),
         modality: asSet(listParameter('modality', modalityValue)),
       },
+      currency: currencyParameter(currencyValue),
       asOf: asOf === undefined ? utcDate(new Date()) : calendarDateOrThrow('as_of', asOf),
       company: optionalText('company', companyValue, 255),
     });

@@ -74,6 +74,7 @@ export const PRICING_ERROR_EXAMPLES = {
           details: { parameter: 'as_of', provided: '20250230' },
         },
       },
+      currency: INVALID_CURRENCY_EXAMPLE,
     },
     404: {
       notFound: UNKNOWN_SLUG_EXAMPLE,

@@ -4,13 +4,13 @@ import {
   MAX_SERIES_POINTS,
   priceDocument,
   seriesDates,
-  type ConversionTarget,
   type Period,
   type PricingDocument,
   type SeriesStep,
 } from '#app/domain';
 import { PricingSnapshotReader, type PricingPageEntity } from '#app/persistence';
 import { SlugResolver } from '../catalogue/slug-resolver.js';
+import { ConversionTargets } from '../currency/conversion-targets.js';
 import { ApiError } from '../errors/api-error.js';
 
 /**
@@ -23,18 +23,19 @@ export class PricingQueries {
   constructor(
     private readonly snapshots: PricingSnapshotReader,
     private readonly slugs: SlugResolver,
+    private readonly conversions: ConversionTargets,
   ) {}
 
   /** The document extracted from the scrape of `version`, or the 404 that lists the versions. */
-  async documentOfVersion(slug: string, version: string): Promise<string> {
+  async documentOfVersion(slug: string, version: string, currency?: string): Promise<string> {
     const page = await this.pageOf(slug);
     const snapshot = await this.snapshots.find(page.id, version);
     if (!snapshot) throw await this.versionNotFound(slug, page, version);
-    return priced(snapshot.document);
+    return this.answer(snapshot.document, currency);
   }
 
   /** The document of the latest extraction on or before `date`, or the 404 that lists them. */
-  async documentAsOf(slug: string, date: string): Promise<string> {
+  async documentAsOf(slug: string, date: string, currency?: string): Promise<string> {
     const page = await this.pageOf(slug);
     const snapshot = await this.snapshots.latestOnOrBefore(page.id, date);
     if (!snapshot) {
@@ -45,22 +46,27 @@ export class PricingQueries {
         `No pricing extraction of ${slug} on or before ${date}`,
       );
     }
-    return priced(snapshot.document);
+    return this.answer(snapshot.document, currency);
   }
 
   /** The latest extraction's document. */
-  async latestDocument(slug: string): Promise<string> {
+  async latestDocument(slug: string, currency?: string): Promise<string> {
     const page = await this.pageOf(slug);
     const latest = await this.snapshots.latest(page.id);
     if (!latest) throw await this.versionNotFound(slug, page, null);
-    return priced(latest.document);
+    return this.answer(latest.document, currency);
   }
 
   /** The document of the earliest extraction in the period, or the 404 that says there is none. */
-  async documentInPeriod(slug: string, text: string, period: Period): Promise<string> {
+  async documentInPeriod(
+    slug: string,
+    text: string,
+    period: Period,
+    currency?: string,
+  ): Promise<string> {
     const page = await this.pageOf(slug);
     const snapshot = await this.snapshots.earliestInRange(page.id, period.start, period.end);
-    if (snapshot) return priced(snapshot.document);
+    if (snapshot) return this.answer(snapshot.document, currency);
     const latest = await this.snapshots.latest(page.id);
     throw new ApiError(404, 'PERIOD_NOT_FOUND', `No pricing extraction of ${slug} in ${text}`, {
       slug,
@@ -79,9 +85,9 @@ export class PricingQueries {
    */
   async series(
     slug: string,
-    asked: { step: SeriesStep; from?: string; to: string; target?: ConversionTarget },
+    asked: { step: SeriesStep; from?: string; to: string; currency?: string },
   ) {
-    const { step, to, target } = asked;
+    const { step, to, currency } = asked;
     const page = await this.pageOf(slug);
     const versions = await this.snapshots.versions(page.id);
     const first = versions[0];
@@ -102,11 +108,13 @@ export class PricingQueries {
       return next === 0 ? null : versions[next - 1]!;
     });
     const wanted = [...new Set(inForce.filter((version) => version !== null))];
+    const stored = (await this.snapshots.ofVersions(page.id, wanted)).map(
+      (snapshot) => JSON.parse(snapshot.document) as PricingDocument,
+    );
+    const target =
+      currency === undefined ? undefined : await this.conversions.forDocuments(currency, stored);
     const documents = new Map(
-      (await this.snapshots.ofVersions(page.id, wanted)).map((snapshot) => {
-        const stored = JSON.parse(snapshot.document) as PricingDocument;
-        return [snapshot.version, priceDocument(stored, target)] as const;
-      }),
+      stored.map((document) => [document.version, priceDocument(document, target)] as const),
     );
     let unconverted = 0;
     const points = dates.map((date, index) => {
@@ -179,6 +187,18 @@ export class PricingQueries {
     });
   }
 
+  /**
+   * A stored document's JSON text as the pricing route answers it (priceDocument): with
+   * `currency`, converted, and carrying `currency` and `unconverted`.
+   */
+  private async answer(stored: string, currency: string | undefined): Promise<string> {
+    const document = JSON.parse(stored) as PricingDocument;
+    if (currency === undefined) return JSON.stringify(priceDocument(document).document);
+    const target = await this.conversions.forDocuments(currency, [document]);
+    const { document: priced, unconverted } = priceDocument(document, target);
+    return JSON.stringify({ ...priced, currency, unconverted });
+  }
+
   private async pageOf(slug: string): Promise<PricingPageEntity> {
     const resolved = await this.slugs.resolvePage(slug);
     if (!resolved) throw this.slugs.unknownSlug(slug, 'pricing page');
@@ -207,9 +227,4 @@ export class PricingQueries {
         : 'This page has no pricing extraction yet',
     });
   }
-}
-
-/** A stored document's JSON text as the pricing routes answer it (priceDocument). */
-function priced(stored: string): string {
-  return JSON.stringify(priceDocument(JSON.parse(stored) as PricingDocument).document);
 }

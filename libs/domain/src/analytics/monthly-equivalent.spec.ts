@@ -23,4 +23,9 @@ describe('roundMoney', () => {
     expect(roundMoney(100 / 12)).toBe(8.3333);
     expect(roundMoney(29.99 * 1.0842)).toBe(32.5152);
   });
+
+  it('leaves a figure too large for 4 decimals as it is, never Infinity', () => {
+    expect(roundMoney(1.7e308)).toBe(1.7e308);
+    expect(roundMoney(1e15 + 0.5)).toBe(1e15 + 0.5);
+  });
 });
