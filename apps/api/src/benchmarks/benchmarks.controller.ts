@@ -71,6 +71,7 @@ export class BenchmarksController {
   })
   @ApiQuery({
     ...CURRENCY_PARAMETER,
+    example: 'USD',
     description:
       'Convert every charge into this currency (three letters, any case) before the lowest is ' +
       'taken: one group, and unconverted counts the pages left out for want of a rate',

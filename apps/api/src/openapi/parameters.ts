@@ -72,7 +72,11 @@ export function idParameter(description: string, example: string): ApiParamOptio
   return pathParameter('id', description, PATTERNS.uuid, example);
 }
 
-/** `currency=` of the routes that convert (pricing, series, plans, benchmarks, export). */
+/**
+ * `currency=` of the routes that convert (pricing, series, plans, benchmarks, export). No
+ * example here: the pricing route's would be sent with version's (Dredd sends every example),
+ * and a converted answer has no ETag. The other routes add one.
+ */
 export const CURRENCY_PARAMETER = {
   name: 'currency',
   required: false,
@@ -82,5 +86,4 @@ export const CURRENCY_PARAMETER = {
     "Convert each charge's monthly equivalent into this currency (three letters, any case) " +
     'at the exchange rate of the latest date on or before its version: each charge then ' +
     'carries converted (null without a rate)',
-  example: 'EUR',
 } satisfies ApiQueryOptions;

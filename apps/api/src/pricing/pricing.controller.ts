@@ -202,7 +202,7 @@ export class PricingController {
     description: 'YYYYMMDD; default today (UTC)',
     example: EXAMPLES.laterVersion,
   })
-  @ApiQuery(CURRENCY_PARAMETER)
+  @ApiQuery({ ...CURRENCY_PARAMETER, example: 'EUR' })
   @ApiOkResponse({ type: PricingSeriesDto, description: 'The points, oldest first' })
   @ApiErrorResponses('coded', [400, 401, 403, 404, 500], PRICING_ERROR_EXAMPLES.series)
   series(
