@@ -33,6 +33,7 @@ interface ReadinessBody {
 const CHECKS = ['database', 'migrations', 'redis', 'queues', 'projections'];
 const PROJECTORS = [
   'companies',
+  'exchange-rates',
   'pages',
   'pricing-changes',
   'pricing-snapshots',
@@ -92,6 +93,7 @@ describe('/health/live and /health/ready', () => {
     expect(ready.body.info.projections).toMatchObject({
       status: 'up',
       companies: 0,
+      'exchange-rates': 0,
       pages: 0,
       'pricing-changes': 0,
       'pricing-snapshots': 0,
@@ -200,7 +202,7 @@ describe('/health/ready when a projection is far behind (READY_MAX_PROJECTION_LA
       projections: {
         status: 'down',
         message:
-          'more than 2 events behind (companies 3, pages 0, scrape-files 0, pricing-snapshots 0, pricing-changes 0, plan-search 0)',
+          'more than 2 events behind (companies 3, pages 0, scrape-files 0, pricing-snapshots 0, pricing-changes 0, exchange-rates 0, plan-search 0)',
       },
     });
     expect(Object.keys(ready.body.info).sort()).toEqual([

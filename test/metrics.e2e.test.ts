@@ -342,6 +342,7 @@ describe('after a known workload', () => {
     );
     expect(lag).toEqual({
       companies: 0,
+      'exchange-rates': 0,
       pages: 0,
       'pricing-changes': 0,
       'pricing-snapshots': 0,
@@ -355,6 +356,7 @@ describe('after a known workload', () => {
     );
     expect(seconds).toEqual({
       companies: 0,
+      'exchange-rates': 0,
       pages: 0,
       'pricing-changes': 0,
       'pricing-snapshots': 0,

@@ -5,6 +5,9 @@ import { OpenApiValidator } from './support/openapi-validator.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
+/** The routes whose errors have the coded shape `{error, code, details?}`. */
+const CODED_ROUTES = /^\/v1\/api\/(files\/|pricing\/|plans$|benchmarks$|export\/)/;
+
 /** The OpenAPI document is served, valid, and says what docs/API.md says about each operation. */
 
 const environment = testEnvironment();
@@ -40,8 +43,6 @@ interface OpenApiDocument {
 }
 
 const DOCUMENT_PATH = '/v1/api/openapi.json';
-/** The routes whose errors take the coded shape `{error, code, details?}`. */
-const CODED_ROUTES = /^\/v1\/api\/((files|pricing)\/|plans$)/;
 
 function operations(): { method: string; path: string; operation: Operation }[] {
   return Object.entries(document.paths).flatMap(([path, item]) =>
@@ -90,8 +91,9 @@ describe('GET /v1/api/openapi.json', () => {
     for (const { method, path, operation } of all) {
       const discovery = /^\/v1\/api\/(files|pricing)\/\{slug\}\/versions$/.test(path);
       const metered =
-        /^\/v1\/api\/(companies|pages|files|pricing|plans|changes|webhooks)(\/|$)/.test(path) &&
-        !discovery;
+        /^\/v1\/api\/(companies|pages|files|pricing|changes|webhooks|plans|benchmarks|export)(\/|$)/.test(
+          path,
+        ) && !discovery;
       expect(operation['x-credit-cost'], `${method} ${path}`).toBe(metered ? 1 : 0);
     }
   });

@@ -68,6 +68,7 @@ async function readModels(): Promise<Record<string, unknown[]>> {
     scrape_files: 'id',
     pricing_snapshots: 'id',
     pricing_changes: 'event_transaction_id, event_seq, change_index',
+    exchange_rates: 'base, quote, date',
     plan_search_companies: 'slug',
   };
   const rows = await Promise.all(
@@ -146,6 +147,7 @@ describe('a projector that cannot apply an event', () => {
       'scrape-files': 0,
       'pricing-snapshots': 0,
       'pricing-changes': 0,
+      'exchange-rates': 0,
       'plan-search': 0,
     });
     expect(worker.output).toMatch(

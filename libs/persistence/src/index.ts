@@ -52,7 +52,11 @@ export {
 } from './read-models/company.reader.js';
 export { PageReader } from './read-models/page.reader.js';
 export { ScrapeFileReader } from './read-models/scrape-file.reader.js';
-export { PricingSnapshotReader } from './read-models/pricing-snapshot.reader.js';
+export {
+  PricingSnapshotReader,
+  type PageExtraction,
+  type PageSelection,
+} from './read-models/pricing-snapshot.reader.js';
 export {
   PricingChangeReader,
   pricingChangeView,
@@ -62,3 +66,5 @@ export {
 export { WebhookEntity } from './entities/webhook.entity.js';
 export { WebhookRepository, type DispatchState } from './webhooks/webhook.repository.js';
 export { isDatabaseUnavailable, isTransientDatabaseError } from './database-unavailable.js';
+export { ExchangeRateEntity } from './entities/exchange-rate.entity.js';
+export { ExchangeRateReader } from './read-models/exchange-rate.reader.js';

@@ -104,49 +104,27 @@ export function optionalText(name: string, value: QueryValue, maxLength = 200): 
   return text;
 }
 
-/**
- * A comma list (`a,b`): each item trimmed and checked by `each`, which is given the parameter's
- * whole value for its 400; duplicates dropped. Undefined when absent or empty.
- */
-export function listParameter<T>(
-  name: string,
-  value: QueryValue,
-  each: (item: string, provided: string) => T,
-  maxLength = 2_000,
-): T[] | undefined {
-  const text = optionalText(name, value, maxLength);
-  if (text === undefined) return undefined;
-  return [...new Set(text.split(',').map((item) => each(item.trim(), text)))];
-}
-
 /** One of the eight categories, matched case-insensitively, in its canonical spelling. */
-function categoryOf(text: string, provided: string): string {
+export function categoryParameter(value: QueryValue): string | undefined {
+  const text = optionalText('category', value);
+  if (text === undefined) return undefined;
   const category = CATEGORIES.find((known) => known.toLowerCase() === text.toLowerCase());
   if (!category) {
-    throw new ApiError(400, 'INVALID_PARAMETER', `Unknown category: ${text}`, {
+    throw new ApiError(400, 'INVALID_CATEGORY', `Unknown category: ${text}`, {
       parameter: 'category',
-      provided,
+      provided: text,
       valid_values: [...CATEGORIES],
     });
   }
   return category;
 }
 
-export function categoryParameter(value: QueryValue): string | undefined {
-  const text = optionalText('category', value);
-  return text === undefined ? undefined : categoryOf(text, text);
-}
-
-/** `category` as a comma list of categories. */
-export const categoriesParameter = (value: QueryValue) =>
-  listParameter('category', value, categoryOf);
-
 /** A full company slug such as notion.so. */
-function companySlugOf(text: string, provided: string): string {
+function companySlugOf(text: string): string {
   if (!COMPANY_SLUG.test(text) || text.length > 255) {
     throw new ApiError(400, 'INVALID_PARAMETER', `company is not a company slug: ${text}`, {
       parameter: 'company',
-      provided,
+      provided: text,
       expected: 'a company slug such as notion.so',
     });
   }
@@ -155,52 +133,8 @@ function companySlugOf(text: string, provided: string): string {
 
 export function companyParameter(value: QueryValue): string | undefined {
   const text = optionalText('company', value, 255);
-  return text === undefined ? undefined : companySlugOf(text, text);
+  return text === undefined ? undefined : companySlugOf(text);
 }
-
-/** `company` as a comma list of company slugs. */
-export const companiesParameter = (value: QueryValue) =>
-  listParameter('company', value, companySlugOf);
-
-/** A comma list of values of an open vocabulary (billing, modality...): lower-case identifiers. */
-export function identifiersParameter(name: string, value: QueryValue): string[] | undefined {
-  return listParameter(name, value, (item, provided) => {
-    if (!OPEN_IDENTIFIER.test(item) || item.length > 100) {
-      throw new ApiError(
-        400,
-        'INVALID_PARAMETER',
-        `${name} is not a lower-case identifier: ${item}`,
-        {
-          parameter: name,
-          provided,
-          expected: 'lower-case identifiers (a-z, 0-9, _), separated by commas',
-        },
-      );
-    }
-    return item;
-  });
-}
-
-/** A currency code: three letters in any case, answered upper-case; else 400 INVALID_CURRENCY. */
-function currencyOf(name: string, text: string, provided: string): string {
-  if (!/^[A-Za-z]{3}$/.test(text)) {
-    throw new ApiError(400, 'INVALID_CURRENCY', `${name} is not a currency code: ${text}`, {
-      parameter: name,
-      provided,
-      expected: 'an ISO 4217 code: three letters, such as USD',
-    });
-  }
-  return text.toUpperCase();
-}
-
-export function currencyParameter(name: string, value: QueryValue): string | undefined {
-  const text = optionalText(name, value, 20);
-  return text === undefined ? undefined : currencyOf(name, text, text);
-}
-
-/** A comma list of currency codes. */
-export const currenciesParameter = (name: string, value: QueryValue) =>
-  listParameter(name, value, (item, provided) => currencyOf(name, item, provided));
 
 /** One of the pricing change types of the fixed list (docs/API.md, "PricingChange"). */
 export function eventTypeParameter(value: QueryValue): PricingChangeType | undefined {
@@ -215,31 +149,23 @@ export function eventTypeParameter(value: QueryValue): PricingChangeType | undef
   return text as PricingChangeType | undefined;
 }
 
-/** A size band such as 1000+ or 51-200. */
-function employeeBandOf(text: string, provided: string): string {
+export function employeesParameter(value: QueryValue): string | undefined {
+  const text = optionalText('employees', value);
+  if (text === undefined) return undefined;
   if (employeeBandLowerBound(text) === null) {
     throw new ApiError(
       400,
-      'INVALID_PARAMETER',
-      `employees must be a size band such as 1000+ or 51-200: ${text}`,
+      'INVALID_EMPLOYEES',
+      'employees must be a size band such as 1000+ or 51-200',
       {
         parameter: 'employees',
-        provided,
+        provided: text,
         expected: 'N+ or N-M (encode + as %2B)',
       },
     );
   }
   return text;
 }
-
-export function employeesParameter(value: QueryValue): string | undefined {
-  const text = optionalText('employees', value);
-  return text === undefined ? undefined : employeeBandOf(text, text);
-}
-
-/** `employees` as a comma list of size bands. */
-export const employeeBandsParameter = (value: QueryValue) =>
-  listParameter('employees', value, employeeBandOf);
 
 const SORT = /^(-)?([a-z_]+)(?::(asc|desc))?$/;
 
@@ -261,4 +187,91 @@ export function sortParameter<F extends string>(
     });
   }
   return { sort: field, descending: match[1] === '-' || match[3] === 'desc' };
+}
+
+/** Three letters, any case, answered upper-case; else 400 INVALID_CURRENCY. */
+function currencyCodeOf(name: string, text: string): string {
+  if (!/^[A-Za-z]{3}$/.test(text)) {
+    throw new ApiError(
+      400,
+      'INVALID_CURRENCY',
+      `${name} must be a three-letter ISO 4217 code, such as EUR`,
+      { parameter: name, provided: text },
+    );
+  }
+  return text.toUpperCase();
+}
+
+/** A currency to convert into. */
+export function currencyParameter(value: QueryValue): string | undefined {
+  const text = optionalText('currency', value, 20);
+  return text === undefined ? undefined : currencyCodeOf('currency', text);
+}
+
+/** A comma list (`a,b`): its items, empty ones dropped; undefined when absent or empty. */
+export function listParameter(
+  name: string,
+  value: QueryValue,
+  maxLength = 1000,
+): string[] | undefined {
+  const text = optionalText(name, value, maxLength);
+  const items = text
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  return items && items.length > 0 ? items : undefined;
+}
+
+/** A comma list of categories, each in any case, given in canonical spelling; else 400. */
+export function categoriesParameter(value: QueryValue): string[] | undefined {
+  return listParameter('category', value)?.map((text) => {
+    const category = CATEGORIES.find((known) => known.toLowerCase() === text.toLowerCase());
+    if (!category) {
+      throw new ApiError(400, 'INVALID_PARAMETER', `Unknown category: ${text}`, {
+        parameter: 'category',
+        provided: text,
+        valid_values: [...CATEGORIES],
+      });
+    }
+    return category;
+  });
+}
+
+/** A comma list of size bands (`1000+`, `51-200`); else 400. */
+export function employeeBandsParameter(value: QueryValue): string[] | undefined {
+  const bands = listParameter('employees', value);
+  for (const band of bands ?? []) {
+    if (employeeBandLowerBound(band) === null) {
+      throw new ApiError(400, 'INVALID_PARAMETER', `employees: ${band} is no size band`, {
+        parameter: 'employees',
+        provided: band,
+        expected: 'size bands such as 1000+ or 51-200, comma-separated (encode + as %2B)',
+      });
+    }
+  }
+  return bands;
+}
+
+/** A comma list of full company slugs; else 400. */
+export function companiesParameter(value: QueryValue): string[] | undefined {
+  return listParameter('company', value)?.map(companySlugOf);
+}
+
+/** A comma list of values of an open vocabulary (billing, modality...): lower-case identifiers. */
+export function identifiersParameter(name: string, value: QueryValue): string[] | undefined {
+  return listParameter(name, value)?.map((item) => {
+    if (!OPEN_IDENTIFIER.test(item) || item.length > 100) {
+      throw new ApiError(400, 'INVALID_PARAMETER', `${name}: ${item} is no lower-case identifier`, {
+        parameter: name,
+        provided: item,
+        expected: 'lower-case identifiers (a-z, 0-9, _), comma-separated',
+      });
+    }
+    return item;
+  });
+}
+
+/** A comma list of currency codes, each in any case; else 400 INVALID_CURRENCY. */
+export function currenciesParameter(name: string, value: QueryValue): string[] | undefined {
+  return listParameter(name, value)?.map((item) => currencyCodeOf(name, item));
 }

@@ -12,7 +12,7 @@ export const PLANS_ERROR_EXAMPLES = {
           code: 'INVALID_PARAMETER',
           details: {
             parameter: 'category',
-            provided: 'sales,Gardening',
+            provided: 'Gardening',
             valid_values: [...CATEGORIES],
           },
         },
@@ -32,13 +32,9 @@ export const PLANS_ERROR_EXAMPLES = {
       currency: {
         summary: 'currency not a currency code',
         value: {
-          error: 'currency is not a currency code: euro',
+          error: 'currency must be a three-letter ISO 4217 code, such as EUR',
           code: 'INVALID_CURRENCY',
-          details: {
-            parameter: 'currency',
-            provided: 'euro',
-            expected: 'an ISO 4217 code: three letters, such as USD',
-          },
+          details: { parameter: 'currency', provided: 'euro' },
         },
       },
       sort: {

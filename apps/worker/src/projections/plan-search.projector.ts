@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   CompanyProfileChanged,
   CompanyRegistered,
+  ExchangeRateRecorded,
   PricingExtracted,
   PricingPageRegistered,
   ScrapeCaptured,
@@ -71,6 +72,8 @@ export class PlanSearchProjector implements Projector {
             latest.set(extraction.page_id, extraction);
           break;
         }
+        // Rates are read when a search converts, from the exchange-rates read model.
+        case ExchangeRateRecorded.TYPE:
         case PricingPageRegistered.TYPE:
         case ScrapeCaptured.TYPE:
           break;

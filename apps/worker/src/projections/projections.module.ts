@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CompaniesProjector } from './companies.projector.js';
+import { ExchangeRatesProjector } from './exchange-rates.projector.js';
 import { PagesProjector } from './pages.projector.js';
 import { PlanSearchProjector } from './plan-search.projector.js';
 import { PricingChangesProjector } from './pricing-changes.projector.js';
@@ -14,6 +15,7 @@ const PROJECTOR_CLASSES = [
   ScrapeFilesProjector,
   PricingSnapshotsProjector,
   PricingChangesProjector,
+  ExchangeRatesProjector,
   PlanSearchProjector,
 ];
 
