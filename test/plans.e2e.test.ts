@@ -171,6 +171,9 @@ beforeAll(async () => {
     ALPHA_ENTERPRISE,
     BETA,
     GAMMA,
+    // From February: gamma's extraction of January has no rate between USD and EUR.
+    records.exchangeRate('20250201', { rate: 1.2 }),
+    records.exchangeRate('20250205', { rate: 1.3 }),
   ]);
   // Older extractions of alpha's page, arriving after its latest.
   await ingestAndProject(api, ALPHA_OLDER);
@@ -443,9 +446,108 @@ describe('GET /api/plans', () => {
     expect(details).toMatchObject({ parameter, provided });
   });
 
-  it('answers 400 INVALID_CURRENCY to a price_currency that is no currency code', async () => {
-    const details = await expectCoded('?price_currency=USD,EURO', 'INVALID_CURRENCY');
-    expect(details).toEqual({ parameter: 'price_currency', provided: 'EURO' });
+  it.each([
+    ['price_currency', 'USD,EURO', 'EURO'],
+    ['currency', 'euro', 'euro'],
+    ['currency', 'U$D', 'U$D'],
+  ])('answers 400 INVALID_CURRENCY to %s=%s', async (parameter, value, provided) => {
+    const details = await expectCoded(
+      `?${parameter}=${encodeURIComponent(value)}`,
+      'INVALID_CURRENCY',
+    );
+    expect(details).toEqual({ parameter, provided });
+  });
+
+  it('converts each charge of the plans found, as the pricing route does', async () => {
+    const { body } = await search('?company=alpha.io,gamma.dev&currency=eur');
+    const pricing = await getJson<{ plans: { internal_name: string }[] }>(
+      api,
+      '/api/pricing/alpha?currency=eur',
+      key,
+    );
+    const alphaPro = body.data.find(
+      (one) => one.slug === 'alpha' && one.plan.internal_name === 'pro',
+    );
+    expect(alphaPro!.plan).toEqual(pricing.body.plans.find((one) => one.internal_name === 'pro'));
+    expect(alphaPro!.plan.charges[0]!.converted).toEqual({
+      currency: 'EUR',
+      monthly_equivalent: 9.6154,
+      rate: 1 / 1.3,
+      rate_date: '20250205',
+    });
+    // gamma's extraction of January has no rate: converted null, never a guess.
+    const gamma = body.data.filter((one) => one.slug === 'gamma');
+    expect(gamma.flatMap((one) => one.plan.charges.map((charge) => charge.converted))).toEqual([
+      null,
+      null,
+      null,
+    ]);
+    const inUsd = await search('?company=alpha.io&currency=USD');
+    expect(inUsd.body.data[1]!.plan.charges[0]!.converted).toEqual({
+      currency: 'USD',
+      monthly_equivalent: 12.5,
+      rate: 1,
+      rate_date: null,
+    });
+    const unconverted = await search('?company=alpha.io');
+    expect(unconverted.body.data[1]!.plan.charges[0]).not.toHaveProperty('converted');
+  });
+
+  it.each([
+    [
+      '?currency=usd&sort=monthly',
+      [
+        'alpha/free',
+        'gamma/starter',
+        'alpha/storage',
+        'alpha/pro',
+        'beta/basic',
+        'beta/team',
+        'gamma/scale',
+        'alpha.enterprise/enterprise',
+      ],
+    ],
+    [
+      '?currency=USD&sort=-monthly',
+      [
+        'gamma/scale',
+        'beta/basic',
+        'beta/team',
+        'alpha/pro',
+        'alpha/storage',
+        'alpha/free',
+        'gamma/starter',
+        'alpha.enterprise/enterprise',
+      ],
+    ],
+    [
+      // gamma's charges have no rate into EUR: last with the plan that has no monthly figure.
+      '?currency=EUR&sort=monthly',
+      [
+        'alpha/free',
+        'alpha/storage',
+        'alpha/pro',
+        'beta/basic',
+        'beta/team',
+        'alpha.enterprise/enterprise',
+        'gamma/scale',
+        'gamma/starter',
+      ],
+    ],
+    ['?currency=USD&min_monthly=12.6', ['beta/basic', 'beta/team', 'gamma/scale']],
+    ['?min_monthly=12.6', ['gamma/scale']],
+    ['?currency=eur&min_monthly=9.6&max_monthly=9.7', ['alpha/pro']],
+    ['?currency=EUR&sort=-company&limit=2', ['gamma/scale', 'gamma/starter']],
+  ])('compares converted figures: %s', async (query, expected) => {
+    expect(await found(query)).toEqual(expected);
+  });
+
+  it('never matches min_monthly or max_monthly with a charge that has no rate', async () => {
+    const withinBounds = ['alpha/free', 'alpha/pro', 'alpha/storage', 'beta/basic', 'beta/team'];
+    expect(await found('?currency=EUR&max_monthly=100')).toEqual(withinBounds);
+    expect(await found('?currency=EUR&min_monthly=0')).toEqual(withinBounds);
+    expect(await found('?currency=JPY&min_monthly=0')).toEqual([]);
+    expect((await search('?currency=EUR&max_monthly=100')).body.pagination.total).toBe(5);
   });
 
   it('answers 400 INVALID_RANGE to a lower bound above the upper one', async () => {
@@ -500,7 +602,12 @@ describe('GET /api/plans', () => {
   it('answers the same after the read models are rebuilt from the log', async () => {
     const read = async () => {
       const answers = [];
-      for (const query of ['', '?sort=-monthly', '?min_plans=2&charge_type=flat']) {
+      for (const query of [
+        '',
+        '?sort=-monthly',
+        '?min_plans=2&charge_type=flat',
+        '?currency=EUR&sort=monthly',
+      ]) {
         answers.push((await search(query)).body);
       }
       return answers;

@@ -10,16 +10,22 @@ import { ExchangeRateReader } from '#app/persistence';
 export class ConversionTargets {
   constructor(private readonly rates: ExchangeRateReader) {}
 
-  async forDocuments(
+  forDocuments(currency: string, documents: Iterable<PricingDocument>): Promise<ConversionTarget> {
+    return this.forPlans(
+      currency,
+      [...documents].flatMap((document) => document.plans),
+    );
+  }
+
+  /** The same for plans on their own (the plan search's). */
+  async forPlans(
     currency: string,
-    documents: Iterable<PricingDocument>,
+    plans: Iterable<PricingDocument['plans'][number]>,
   ): Promise<ConversionTarget> {
     const currencies = new Set<string>();
-    for (const document of documents) {
-      for (const plan of document.plans) {
-        for (const charge of plan.charges) {
-          if (charge.currency !== currency) currencies.add(charge.currency);
-        }
+    for (const plan of plans) {
+      for (const charge of plan.charges) {
+        if (charge.currency !== currency) currencies.add(charge.currency);
       }
     }
     const rates = await this.rates.ratesFor(currency, [...currencies]);

@@ -11,6 +11,7 @@ import {
   categoriesParameter,
   companiesParameter,
   currenciesParameter,
+  currencyParameter,
   employeeBandsParameter,
   identifiersParameter,
   integerParameter,
@@ -20,7 +21,7 @@ import {
 } from '../http/query-parameters.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
-import { EXAMPLES } from '../openapi/parameters.js';
+import { CURRENCY_PARAMETER, EXAMPLES } from '../openapi/parameters.js';
 import { PlanSearchDto } from './plans.dto.js';
 import { PLANS_ERROR_EXAMPLES } from './plans.examples.js';
 import { PlansQueries } from './plans.queries.js';
@@ -143,6 +144,14 @@ export class PlansController {
     description: 'The page has at most this many plans',
   })
   @ApiQuery({
+    ...CURRENCY_PARAMETER,
+    description:
+      'Convert into this currency (three letters, any case), such as EUR, each charge at the ' +
+      'rate of the latest date on or before its version: min_monthly, max_monthly and the ' +
+      'monthly sort compare converted figures, and each charge carries converted (null ' +
+      'without a rate)',
+  })
+  @ApiQuery({
     name: 'sort',
     required: false,
     type: String,
@@ -192,6 +201,7 @@ export class PlansController {
       priceCurrencies: currenciesParameter('price_currency', query.price_currency),
       minMonthly: amountParameter('min_monthly', query.min_monthly),
       maxMonthly: amountParameter('max_monthly', query.max_monthly),
+      currency: currencyParameter(query.currency),
     };
     checkRange(
       { name: 'min_plans', text: query.min_plans, value: filters.minPlans },
