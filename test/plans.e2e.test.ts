@@ -377,6 +377,11 @@ describe('GET /api/plans', () => {
       data: [],
       pagination: { total: 8, page: 4, limit: 3, has_more: false },
     });
+    const far = await search(
+      `?limit=100&page=${Number.MAX_SAFE_INTEGER}&min_monthly=${'9'.repeat(40)}`,
+    );
+    expect(far.status).toBe(200);
+    expect(far.body.data).toEqual([]);
     const filtered = await search('?charge_type=flat&limit=2&page=2&sort=-monthly');
     expect(filtered.body.pagination).toEqual({ total: 4, page: 2, limit: 2, has_more: false });
     expect(filtered.body.data.map((item) => item.plan.internal_name)).toEqual(['free', 'starter']);
