@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PricingRecord } from '#app/contracts';
-import { getJson, ingestAndProject, type CodedErrorBody } from './support/catalogue-fixture.js';
+import {
+  getJson,
+  ingestAndProject,
+  rebuildAndRead,
+  type CodedErrorBody,
+} from './support/catalogue-fixture.js';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
@@ -279,6 +284,19 @@ describe('GET /api/benchmarks', () => {
       provided: 'EURO',
     });
     expect(await refused('company=nope.io', 'NOT_FOUND', 404)).toMatchObject({ slug: 'nope.io' });
+  });
+
+  it('gives the same figures after a rebuild from the log', async () => {
+    const read = () =>
+      Promise.all(
+        [
+          'category=communication&as_of=20250201&company=alpha.io',
+          'as_of=20250201&currency=EUR&company=epsilon.io',
+        ].map(async (query) => (await benchmark(query)).body),
+      );
+    const before = await read();
+    expect(before[0]!.groups.length).toBe(2);
+    expect(await rebuildAndRead(api, read, before)).toEqual(before);
   });
 
   it('needs the pricing feature and costs one credit', async () => {

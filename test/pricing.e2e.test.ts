@@ -596,6 +596,18 @@ describe('GET /api/pricing/{slug}/series', () => {
     expect(largest.body.points).toHaveLength(520);
   });
 
+  it('gives the same series, converted or not, after a rebuild from the log', async () => {
+    const read = () =>
+      Promise.all(
+        ['from=20250101&to=20250515', 'step=week&from=20250101&to=20250420&currency=GBP'].map(
+          async (query) => (await series(query)).body,
+        ),
+      );
+    const before = await read();
+    expect(before[1]!.points.length).toBeGreaterThan(10);
+    expect(await rebuildAndRead(api, read, before)).toEqual(before);
+  });
+
   it('answers 404 for an unknown page and 403 to a key without the pricing feature', async () => {
     expect((await getJson(api, '/api/pricing/nope/series', key)).status).toBe(404);
     const free = await api.createKey(['read'], 'free');

@@ -1,5 +1,5 @@
 import type { ErrorExamples } from '../openapi/decorators.js';
-import { INVALID_CURRENCY_EXAMPLE } from '../pricing/pricing.examples.js';
+import { AS_OF_EXAMPLE, INVALID_CURRENCY_EXAMPLE } from '../pricing/pricing.examples.js';
 
 /** The error examples of BenchmarksController's route. */
 export const BENCHMARKS_ERROR_EXAMPLES = {
@@ -17,14 +17,7 @@ export const BENCHMARKS_ERROR_EXAMPLES = {
           },
         },
       },
-      asOf: {
-        summary: 'as_of not a calendar date',
-        value: {
-          error: 'as_of must be a real date in YYYYMMDD form',
-          code: 'INVALID_DATE',
-          details: { parameter: 'as_of', provided: '20250230' },
-        },
-      },
+      asOf: AS_OF_EXAMPLE,
       currency: INVALID_CURRENCY_EXAMPLE,
     },
     404: {

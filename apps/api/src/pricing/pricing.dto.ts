@@ -9,6 +9,24 @@ import { PATTERNS } from '../openapi/patterns.js';
  * models are rebuilt.
  */
 
+/** `currency` of an answer given `currency=`. */
+const CONVERTED_INTO = {
+  pattern: PATTERNS.currency,
+  required: false,
+  description: 'Only when currency is given: the currency charges were converted into',
+  example: 'EUR',
+} as const;
+
+/** `unconverted` of an answer given `currency=`: what it counts. */
+const UNCONVERTED = (counts: string) =>
+  ({
+    type: 'integer',
+    minimum: 0,
+    required: false,
+    description: `Only when currency is given: ${counts} (converted null)`,
+    example: 0,
+  }) as const;
+
 const OPEN_VOCABULARY =
   'An open vocabulary: any lower-case identifier, stored as the pipeline sent it.';
 
@@ -256,22 +274,10 @@ export class PricingDocumentDto {
   @ApiProperty({ type: () => [PlanDto] })
   plans!: PlanDto[];
 
-  @ApiProperty({
-    pattern: PATTERNS.currency,
-    required: false,
-    description: 'Only when currency is given: the currency charges were converted into',
-    example: 'EUR',
-  })
+  @ApiProperty(CONVERTED_INTO)
   currency?: string;
 
-  @ApiProperty({
-    type: 'integer',
-    minimum: 0,
-    required: false,
-    description:
-      'Only when currency is given: how many charges have a monthly equivalent but no exchange rate (converted null)',
-    example: 0,
-  })
+  @ApiProperty(UNCONVERTED('how many charges have a monthly equivalent but no exchange rate'))
   unconverted?: number;
 }
 
@@ -501,22 +507,14 @@ export class PricingSeriesDto {
   })
   to!: string;
 
-  @ApiProperty({
-    pattern: PATTERNS.currency,
-    required: false,
-    description: 'Only when currency is given',
-    example: 'EUR',
-  })
+  @ApiProperty(CONVERTED_INTO)
   currency?: string;
 
-  @ApiProperty({
-    type: 'integer',
-    minimum: 0,
-    required: false,
-    description:
-      'Only when currency is given: charges with a monthly equivalent but no rate, summed over the points',
-    example: 0,
-  })
+  @ApiProperty(
+    UNCONVERTED(
+      'how many charges have a monthly equivalent but no exchange rate, summed over the points',
+    ),
+  )
   unconverted?: number;
 
   @ApiProperty({ type: () => [SeriesPointDto], description: 'Oldest first, at most 520' })

@@ -43,6 +43,16 @@ const PAGE_REQUIRED_EXAMPLE = {
   },
 };
 
+/** An as_of that is no calendar date: the 400 of every route that takes one. */
+export const AS_OF_EXAMPLE = {
+  summary: 'as_of not a calendar date',
+  value: {
+    error: 'as_of must be a real date in YYYYMMDD form',
+    code: 'INVALID_DATE',
+    details: { parameter: 'as_of', provided: '20250230' },
+  },
+};
+
 /** A currency that is no three-letter code: the 400 of every route that converts. */
 export const INVALID_CURRENCY_EXAMPLE = {
   summary: 'currency not a three-letter code',
@@ -66,14 +76,7 @@ export const PRICING_ERROR_EXAMPLES = {
         },
       },
       version: INVALID_VERSION_EXAMPLE,
-      asOf: {
-        summary: 'as_of not a calendar date',
-        value: {
-          error: 'as_of must be a real date in YYYYMMDD form',
-          code: 'INVALID_DATE',
-          details: { parameter: 'as_of', provided: '20250230' },
-        },
-      },
+      asOf: AS_OF_EXAMPLE,
       currency: INVALID_CURRENCY_EXAMPLE,
     },
     404: {
