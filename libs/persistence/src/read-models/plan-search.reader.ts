@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '../transaction-runner.js';
 
@@ -140,10 +139,12 @@ export class PlanSearchReader {
     return Number(row?.total ?? 0);
   }
 
-  /** A prepared statement on PostgreSQL, named after its text: planned once per connection. */
+  /**
+   * Not a named prepared statement: every combination of filters and of list lengths is a
+   * statement of its own, which a connection would keep for its life.
+   */
   private read<T>(sql: string, parameters: unknown[]): Promise<T[]> {
-    const name = `plan-search-${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-    return this.transactions.readPrepared<T>(name, sql, parameters);
+    return this.transactions.query<T>(sql, parameters);
   }
 }
 
