@@ -2,6 +2,7 @@ import { Controller, Get, Header, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { BILLING_VALUES, CATEGORIES, RECORD_FIELDS } from '#app/domain';
 import type { PlanSearchFilters } from '#app/persistence';
+import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ApiError } from '../errors/api-error.js';
 import { JSON_CONTENT_TYPE } from '../http/immutable-read.cache.js';
@@ -64,9 +65,19 @@ function checkRange(
   });
 }
 
+/** Who may search plans: the guard's rule, and the lane's (ServedAheadOfNest). */
+const PLANS_ACCESS = { scope: 'read', feature: 'pricing' } as const;
+
+/**
+ * The read models a plan search comes from: the lane sends a kept answer again while neither
+ * has moved (the rates matter only with currency=; watching them always is simpler and never
+ * stale).
+ */
+const PLAN_SEARCH_READ_MODELS = ['plan-search', 'exchange-rates'];
+
 /** Plans of every page's latest extraction, across all companies, filtered and sorted. */
 @Controller('api/plans')
-@UseGuards(ApiKeyGuard('read', 'pricing'))
+@UseGuards(ApiKeyGuard(PLANS_ACCESS.scope, PLANS_ACCESS.feature))
 @ApiTags('Pricing')
 @ApiKeyAuth()
 @CreditCost(1)
@@ -74,6 +85,7 @@ export class PlansController {
   constructor(private readonly plans: PlansQueries) {}
 
   @Get()
+  @ServedAheadOfNest(PLANS_ACCESS, PLAN_SEARCH_READ_MODELS)
   @Header('content-type', JSON_CONTENT_TYPE)
   @ApiOperation({
     operationId: 'searchPlans',
