@@ -18,6 +18,7 @@ import { PricingChanges1764100000000 } from './migrations/1764100000000-pricing-
 import { Webhooks1764200000000 } from './migrations/1764200000000-webhooks.js';
 import { ProjectionFailures1764400000000 } from './migrations/1764400000000-projection-failures.js';
 import { CompanySearchByCategory1764500000000 } from './migrations/1764500000000-company-search-by-category.js';
+import { PricingSnapshotPositions1764800000000 } from './migrations/1764800000000-pricing-snapshot-positions.js';
 
 export const ENTITIES = [
   CompanyEntity,
@@ -38,6 +39,7 @@ export const MIGRATIONS = [
   Webhooks1764200000000,
   ProjectionFailures1764400000000,
   CompanySearchByCategory1764500000000,
+  PricingSnapshotPositions1764800000000,
 ];
 
 /** The part of a better-sqlite3 connection the options below use. */

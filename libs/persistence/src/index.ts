@@ -46,6 +46,7 @@ export { PricingSnapshotReader } from './read-models/pricing-snapshot.reader.js'
 export {
   PricingChangeReader,
   pricingChangeView,
+  type ExtractionPosition,
   type FeedPosition,
   type PricingChangeQuery,
 } from './read-models/pricing-change.reader.js';
