@@ -3,3 +3,4 @@ export * from './statistics.js';
 export * from './series-steps.js';
 export * from './exchange-rates.js';
 export * from './priced-document.js';
+export * from './pricing-export.js';
