@@ -88,7 +88,7 @@ describe('GET /v1/api/openapi.json', () => {
     for (const { method, path, operation } of all) {
       const discovery = /^\/v1\/api\/(files|pricing)\/\{slug\}\/versions$/.test(path);
       const metered =
-        /^\/v1\/api\/(companies|pages|files|pricing|changes|webhooks)(\/|$)/.test(path) &&
+        /^\/v1\/api\/(companies|pages|files|pricing|changes|webhooks|export)(\/|$)/.test(path) &&
         !discovery;
       expect(operation['x-credit-cost'], `${method} ${path}`).toBe(metered ? 1 : 0);
     }
@@ -113,7 +113,7 @@ describe('GET /v1/api/openapi.json', () => {
         expect(response.headers?.['X-Request-Id'], `${method} ${path} ${status}`).toBeDefined();
       }
       if (path === DOCUMENT_PATH) continue;
-      const coded = /^\/v1\/api\/(files|pricing)\//.test(path);
+      const coded = /^\/v1\/api\/(files|pricing|export)\//.test(path);
       const schemaOf = (status: string) =>
         JSON.stringify(operation.responses[status]?.content ?? null);
       expect(schemaOf('401'), `${method} ${path}`).toContain(
@@ -179,7 +179,9 @@ describe('what tools nobody here wrote need from the document', () => {
   it('names no error code on the routes whose error body has none', () => {
     // Environment variables are the only upper-case identifiers those routes may name.
     const allowed = new Set(['ADMIN_TOKEN', 'WEBHOOK_ALLOW_PRIVATE_URLS']);
-    const general = operations().filter(({ path }) => !/^\/v1\/api\/(files|pricing)\//.test(path));
+    const general = operations().filter(
+      ({ path }) => !/^\/v1\/api\/(files|pricing|export)\//.test(path),
+    );
     const texts = [
       ...general.map(({ method, path, operation }) => [`${method} ${path}`, operation] as const),
       ...['GeneralError', 'GeneralServerError', 'RateLimitedError', 'ServiceUnavailableError'].map(

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AdminModule } from './admin/admin.module.js';
 import { ChangesModule } from './changes/changes.module.js';
 import { CompaniesModule } from './companies/companies.module.js';
+import { ExportModule } from './export/export.module.js';
 import { FilesModule } from './files/files.module.js';
 import { HomeModule } from './home/home.module.js';
 import { IngestApiModule } from './ingest/ingest-api.module.js';
@@ -24,6 +25,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     FilesModule,
     PricingModule,
     ChangesModule,
+    ExportModule,
     UsageModule,
     WebhooksModule,
     HomeModule,

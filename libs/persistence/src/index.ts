@@ -42,7 +42,10 @@ export {
 } from './read-models/company.reader.js';
 export { PageReader } from './read-models/page.reader.js';
 export { ScrapeFileReader } from './read-models/scrape-file.reader.js';
-export { PricingSnapshotReader } from './read-models/pricing-snapshot.reader.js';
+export {
+  PricingSnapshotReader,
+  type PricingExport,
+} from './read-models/pricing-snapshot.reader.js';
 export {
   PricingChangeReader,
   pricingChangeView,

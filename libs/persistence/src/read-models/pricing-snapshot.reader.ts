@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { PricingDocument } from '#app/domain';
 import { Between, DataSource, LessThanOrEqual, Repository, type SelectQueryBuilder } from 'typeorm';
 import { PricingSnapshotEntity } from '../entities/pricing-snapshot.entity.js';
-import type { ExtractionPosition } from './pricing-change.reader.js';
+import { afterExtraction } from './feed-cursor.js';
+import type { ExtractionPosition, FeedPosition } from './pricing-change.reader.js';
 
 /** Extractions an export reads at a time: a few megabytes of documents at most. */
 const EXPORT_CHUNK = 200;
@@ -16,6 +17,20 @@ const positionOf = (row: PositionRow): ExtractionPosition => ({
   transactionId: String(row.transaction_id),
   seq: String(row.seq),
 });
+
+/** The extractions of one export, read when asked for. */
+export interface PricingExport {
+  /** Where the export ends in the change feed: past its last extraction, else where it began. */
+  next: FeedPosition;
+  /** How many extractions it holds (one count of an index range). */
+  size(): Promise<number>;
+  /**
+   * Their documents in feed order, a chunk at a time: however many there are, only one chunk
+   * is held. The range is settled (rows appear in position order), so chunks read apart in
+   * time still make one consistent export.
+   */
+  documents(): AsyncGenerator<PricingDocument[]>;
+}
 
 /**
  * Pricing documents by page and version, served by the unique (page_id, version) index; and in
@@ -69,10 +84,28 @@ export class PricingSnapshotReader {
   }
 
   /**
-   * The position of the last extraction an export of at most `limit` (all when undefined)
-   * extractions after `after` holds; null when there is none after it.
+   * The extractions after `after` (the ones at its own position count as read), oldest first
+   * in the change feed's order, at most `limit` (all there are now when undefined).
    */
-  async lastOfExport(
+  async openExport(after: FeedPosition, limit?: number): Promise<PricingExport> {
+    const from = { transactionId: after.transactionId, seq: after.seq };
+    const last = await this.lastOfExport(from, limit);
+    if (!last) {
+      return {
+        next: after,
+        size: () => Promise.resolve(0),
+        documents: async function* () {},
+      };
+    }
+    return {
+      next: afterExtraction(last),
+      size: () => this.range(from, last).getCount(),
+      documents: () => this.documentsBetween(from, last),
+    };
+  }
+
+  /** The position of the limit-th extraction after `after` (or the last there is); null: none. */
+  private async lastOfExport(
     after: ExtractionPosition,
     limit?: number,
   ): Promise<ExtractionPosition | null> {
@@ -80,7 +113,7 @@ export class PricingSnapshotReader {
       this.afterPosition(after)
         .select('snapshot.eventTransactionId', 'transaction_id')
         .addSelect('snapshot.eventSeq', 'seq');
-    // The limit-th one, an index range of `limit` entries; past the end, the last there is.
+    // The limit-th: an index range of `limit` entries.
     const row =
       (limit === undefined
         ? undefined
@@ -96,25 +129,13 @@ export class PricingSnapshotReader {
     return row ? positionOf(row) : null;
   }
 
-  /** How many extractions lie after `after`, up to `through` included. */
-  countExport(after: ExtractionPosition, through: ExtractionPosition): Promise<number> {
-    return this.afterPosition(after).andWhere(THROUGH, throughParameters(through)).getCount();
-  }
-
-  /**
-   * The documents of the extractions after `after`, up to `through` included, in feed order,
-   * read EXPORT_CHUNK at a time by their position: however many there are, only one chunk is
-   * held. The range is settled (rows appear in position order), so chunks read apart in time
-   * still make one consistent export.
-   */
-  async *exportDocuments(
+  private async *documentsBetween(
     after: ExtractionPosition,
     through: ExtractionPosition,
   ): AsyncGenerator<PricingDocument[]> {
     for (let from = after; ;) {
       const rows = await this.inFeedOrder(
-        this.afterPosition(from)
-          .andWhere(THROUGH, throughParameters(through))
+        this.range(from, through)
           .select('snapshot.eventTransactionId', 'transaction_id')
           .addSelect('snapshot.eventSeq', 'seq')
           .addSelect('snapshot.document', 'document'),
@@ -125,6 +146,17 @@ export class PricingSnapshotReader {
       if (rows.length < EXPORT_CHUNK) return;
       from = positionOf(rows.at(-1)!);
     }
+  }
+
+  /** The extractions after `after`, up to `through` included. */
+  private range(
+    after: ExtractionPosition,
+    through: ExtractionPosition,
+  ): SelectQueryBuilder<PricingSnapshotEntity> {
+    return this.afterPosition(after).andWhere(
+      '(snapshot.eventTransactionId, snapshot.eventSeq) <= (:throughTransactionId, :throughSeq)',
+      { throughTransactionId: through.transactionId, throughSeq: through.seq },
+    );
   }
 
   private afterPosition(after: ExtractionPosition): SelectQueryBuilder<PricingSnapshotEntity> {
@@ -141,11 +173,3 @@ export class PricingSnapshotReader {
       .addOrderBy('snapshot.eventSeq', 'ASC');
   }
 }
-
-const THROUGH =
-  '(snapshot.eventTransactionId, snapshot.eventSeq) <= (:throughTransactionId, :throughSeq)';
-
-const throughParameters = (through: ExtractionPosition) => ({
-  throughTransactionId: through.transactionId,
-  throughSeq: through.seq,
-});
