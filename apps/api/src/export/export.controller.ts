@@ -1,5 +1,16 @@
-import { Controller, Get, Headers, Query, Res, UseGuards } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import {
+  Controller,
+  Get,
+  Headers,
+  Logger,
+  Query,
+  Res,
+  UseGuards,
+  type BeforeApplicationShutdown,
+} from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ServiceUnavailable } from '#app/contracts';
 import { EXPORT_FORMATS, EXPORT_MEDIA_TYPES, type ExportFormat } from '#app/domain';
 import { decodeCursor, START_OF_FEED } from '#app/persistence';
 import type { FastifyReply } from 'fastify';
@@ -13,17 +24,25 @@ import { ExportQueries } from './export.queries.js';
 
 /** Extractions per call, at most and by default. */
 const MAX_LIMIT = 10_000;
+/** Seconds a client is asked to wait when an export comes during a shutdown: a restart's. */
+const RETRY_AFTER_SECONDS = 5;
 
 /**
  * Every pricing extraction after a change-feed cursor, streamed for a warehouse: the feed, the
- * webhooks and an export sync share one position.
+ * webhooks and an export sync share one position. An export lasts as long as its client takes
+ * to read it, which may be for ever: at shutdown the ones being sent are cut (their clients
+ * read again from the same cursor), or the server would wait for them past its grace time.
  */
 @Controller('api/export')
 @UseGuards(ApiKeyGuard('read', 'export'))
 @ApiTags('Pricing')
 @ApiKeyAuth()
 @CreditCost(1)
-export class ExportController {
+export class ExportController implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(ExportController.name);
+  private readonly sending = new Set<ServerResponse>();
+  private closing = false;
+
   constructor(private readonly exports: ExportQueries) {}
 
   @Get('pricing')
@@ -100,8 +119,8 @@ export class ExportController {
     @Query('since') sinceValue: QueryValue,
     @Query('limit') limitValue: QueryValue,
     @Headers('accept') accept: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const format = formatParameter(formatValue, accept);
     const since = optionalText('since', sinceValue, 100);
     const after = since === undefined ? START_OF_FEED : decodeCursor(since);
@@ -119,8 +138,25 @@ export class ExportController {
       max: MAX_LIMIT,
     });
     const { next, body } = await this.exports.pricing({ after, limit, format });
-    void reply.header('x-next-cursor', next).type(EXPORT_MEDIA_TYPES[format]);
-    return body;
+    if (this.closing) {
+      body.destroy();
+      throw new ServiceUnavailable(RETRY_AFTER_SECONDS);
+    }
+    const response = reply.raw;
+    this.sending.add(response);
+    response.once('close', () => this.sending.delete(response));
+    // The client only sees the connection end too early: the cause goes to the log.
+    body.once('error', (error) =>
+      this.logger.error(`export ${reply.request.id} cut short: ${error.message}`),
+    );
+    // Sent by Fastify itself, which pipes the stream with backpressure and ends it when the
+    // connection goes: Nest would copy a returned stream into one of its own.
+    void reply.header('x-next-cursor', next).type(EXPORT_MEDIA_TYPES[format]).send(body);
+  }
+
+  beforeApplicationShutdown(): void {
+    this.closing = true;
+    for (const response of this.sending) response.destroy();
   }
 }
 
