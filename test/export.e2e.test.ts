@@ -1,7 +1,11 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PricingRecord } from '#app/contracts';
 import { compositePageSlug } from '#app/domain';
 import { getJson, ingestAndProject, type CodedErrorBody } from './support/catalogue-fixture.js';
+import { runCli, said } from './support/cli-process.js';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
@@ -312,5 +316,68 @@ describe('GET /api/export/pricing', () => {
     expect((await exportCall('format=csv&limit=1', own)).status).toBe(200);
     expect((await exportCall('limit=0', own)).status).toBe(400);
     expect(await used()).toBe(2);
+  });
+});
+
+describe('npm run cli -- export', () => {
+  let directory: string;
+  const file = (name: string) => join(directory, name);
+  const cli = (args: string[]) => runCli(environment.env, ['export', ...args]);
+
+  beforeAll(() => {
+    directory = mkdtempSync(join(tmpdir(), 'export-cli-'));
+  });
+  afterAll(() => {
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('writes what the route gives, with no limit, and prints the cursor to read on from', async () => {
+    const route = await exportCall();
+    const result = await cli(['--output', file('all.ndjson')]);
+    expect(result.code, said(result)).toBe(0);
+    expect(readFileSync(file('all.ndjson'), 'utf8')).toBe(route.text);
+    const extractions = route.text.split('\n').length - 1;
+    expect(result.stdout).toContain(`${file('all.ndjson')}: ${extractions} extractions (ndjson)`);
+    expect(result.stdout).toContain(`exported: ${extractions}/${extractions} extractions`);
+    expect(result.stdout).toContain(`next cursor: ${cursorOf(route)}`);
+  });
+
+  it('reads on from a cursor, in CSV; past the end, the header alone and the same cursor', async () => {
+    const first = await exportCall('limit=1');
+    const rest = await exportCall(`format=csv&since=${cursorOf(first)}`);
+    const result = await cli([
+      '--format',
+      'csv',
+      '--since',
+      cursorOf(first),
+      '--output',
+      file('rest.csv'),
+    ]);
+    expect(result.code, said(result)).toBe(0);
+    expect(readFileSync(file('rest.csv'), 'utf8')).toBe(rest.text);
+    expect(result.stdout).toContain(`next cursor: ${cursorOf(rest)}`);
+
+    const end = await cli([
+      '--format',
+      'csv',
+      '--since',
+      cursorOf(rest),
+      '--output',
+      file('end.csv'),
+    ]);
+    expect(end.code, said(end)).toBe(0);
+    expect(readFileSync(file('end.csv'), 'utf8')).toBe(HEADER);
+    expect(end.stdout).toContain(`${file('end.csv')}: 0 extractions (csv)`);
+    expect(end.stdout).toContain(`next cursor: ${cursorOf(rest)}`);
+  });
+
+  it('refuses a cursor it did not hand out and an unknown format, writing nothing', async () => {
+    const cursor = await cli(['--since', 'not-a-cursor', '--output', file('bad.ndjson')]);
+    expect(cursor.code, said(cursor)).toBe(1);
+    expect(cursor.stderr).toContain('--since not-a-cursor is not a cursor of the change feed');
+    const format = await cli(['--format', 'xml', '--output', file('bad.xml')]);
+    expect(format.code, said(format)).not.toBe(0);
+    expect(format.stderr).toContain('xml');
+    expect(existsSync(file('bad.ndjson')) || existsSync(file('bad.xml'))).toBe(false);
   });
 });

@@ -14,14 +14,19 @@ import { INGEST_QUEUE, IngestQueue } from '#app/contracts';
 import { QueueInspector } from '#app/observability';
 import {
   CheckpointStore,
+  decodeCursor,
+  encodeCursor,
   EventStore,
   PersistenceModule,
+  PricingSnapshotReader,
   PROJECTOR_NAMES,
   ProjectionLagReader,
+  START_OF_FEED,
   type ProjectorName,
 } from '#app/persistence';
+import { EXPORT_FORMATS, type ExportFormat } from '#app/domain';
 import type { Redis } from 'ioredis';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { BatchStatusService, IngestModule, IngestService } from '#app/ingest';
 import {
   FileIngestion,
@@ -30,6 +35,7 @@ import {
   type InvalidLine,
   type QueuedBatch,
 } from './cli/file-ingestion.js';
+import { writePricingExport } from './cli/pricing-export-file.js';
 import { ProgressDisplay } from './cli/progress-display.js';
 import { describeStop, ProjectionRunner } from './projections/projection-runner.js';
 import { ProjectionsModule } from './projections/projections.module.js';
@@ -350,6 +356,34 @@ program
         throw new Error(`${outcome.counts.failed} of ${outcome.records} records failed`);
       }
     }, 'queue'),
+  );
+
+program
+  .command('export')
+  .description(
+    'write the pricing extractions recorded after a change-feed cursor (all without one) into ' +
+      'a file, as GET /v1/api/export/pricing gives them but with no limit, and print the ' +
+      'cursor to read on from',
+  )
+  .requiredOption('--output <file>', 'the file to write (replaced once the export is complete)')
+  .addOption(
+    new Option('--format <format>', 'one document per line, or one CSV line per charge')
+      .choices(EXPORT_FORMATS)
+      .default('ndjson'),
+  )
+  .option('--since <cursor>', "an export's X-Next-Cursor or the change feed's next_cursor")
+  .action((options: { output: string; format: ExportFormat; since?: string }) =>
+    withContext(async (app) => {
+      const after = options.since === undefined ? START_OF_FEED : decodeCursor(options.since);
+      if (!after) throw new Error(`--since ${options.since} is not a cursor of the change feed`);
+      const { extractions, next } = await writePricingExport(
+        app.get(PricingSnapshotReader),
+        { after, format: options.format, output: options.output },
+        new ProgressDisplay(),
+      );
+      console.log(`${options.output}: ${plural(extractions, 'extraction')} (${options.format})`);
+      console.log(`next cursor: ${encodeCursor(next)}`);
+    }),
   );
 
 program
