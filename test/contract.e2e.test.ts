@@ -79,12 +79,16 @@ async function createKey(): Promise<string> {
   return created.key;
 }
 
-/** The demo catalogue's records of the examples' company, pushed and projected. */
+/**
+ * The demo catalogue's records of the examples' company and its exchange rates (for the
+ * examples that convert prices), pushed and projected.
+ */
 async function seed(key: string): Promise<void> {
   const company = EXAMPLES.companySlug;
-  const records = buildDemoCatalogue().filter(
-    (record) => (record.type === 'company' ? record.slug : record.company_slug) === company,
-  );
+  const records = buildDemoCatalogue().filter((record) => {
+    if (record.type === 'exchange_rate') return true;
+    return (record.type === 'company' ? record.slug : record.company_slug) === company;
+  });
   const versions = records.flatMap((record) => (record.type === 'pricing' ? [record.version] : []));
   expect(versions).toContain(EXAMPLES.version);
   expect(versions).toContain(EXAMPLES.laterVersion);
@@ -155,6 +159,7 @@ async function dredd(key: string): Promise<{ code: number | null; output: string
       env: {
         ...process.env,
         CONTRACT_API_KEY: key,
+        CONTRACT_DOCUMENT_URL: `${service.baseUrl}/api/openapi.json`,
         CONTRACT_ADMIN_TOKEN: environment.env.ADMIN_TOKEN!,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -31,7 +31,14 @@ interface ReadinessBody {
 }
 
 const CHECKS = ['database', 'migrations', 'redis', 'queues', 'projections'];
-const PROJECTORS = ['companies', 'pages', 'pricing-changes', 'pricing-snapshots', 'scrape-files'];
+const PROJECTORS = [
+  'companies',
+  'exchange-rates',
+  'pages',
+  'pricing-changes',
+  'pricing-snapshots',
+  'scrape-files',
+];
 
 async function probe(
   origin: string,
@@ -85,6 +92,7 @@ describe('/health/live and /health/ready', () => {
     expect(ready.body.info.projections).toMatchObject({
       status: 'up',
       companies: 0,
+      'exchange-rates': 0,
       pages: 0,
       'pricing-changes': 0,
       'pricing-snapshots': 0,
@@ -192,7 +200,7 @@ describe('/health/ready when a projection is far behind (READY_MAX_PROJECTION_LA
       projections: {
         status: 'down',
         message:
-          'more than 2 events behind (companies 3, pages 0, scrape-files 0, pricing-snapshots 0, pricing-changes 0)',
+          'more than 2 events behind (companies 3, pages 0, scrape-files 0, pricing-snapshots 0, pricing-changes 0, exchange-rates 0)',
       },
     });
     expect(Object.keys(ready.body.info).sort()).toEqual([

@@ -7,6 +7,7 @@ import {
 } from '#app/domain';
 import { Registry } from 'prom-client';
 import { JOB_STATES } from '#app/observability';
+import { PROJECTOR_NAMES } from '#app/persistence';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectionRunner } from '../apps/worker/src/projections/projection-runner.js';
 import { openApiValidator } from './support/openapi-validator.js';
@@ -168,7 +169,9 @@ describe('after a known workload', () => {
       async () => {
         const { metrics } = await scrape();
         const lag = metrics.series('projection_lag_events');
-        return lag.length === 5 && lag.every((sample) => sample.value === 0) ? true : undefined;
+        return lag.length === PROJECTOR_NAMES.length && lag.every((sample) => sample.value === 0)
+          ? true
+          : undefined;
       },
       30_000,
       200,
@@ -339,6 +342,7 @@ describe('after a known workload', () => {
     );
     expect(lag).toEqual({
       companies: 0,
+      'exchange-rates': 0,
       pages: 0,
       'pricing-changes': 0,
       'pricing-snapshots': 0,
@@ -351,6 +355,7 @@ describe('after a known workload', () => {
     );
     expect(seconds).toEqual({
       companies: 0,
+      'exchange-rates': 0,
       pages: 0,
       'pricing-changes': 0,
       'pricing-snapshots': 0,

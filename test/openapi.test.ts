@@ -5,6 +5,9 @@ import { OpenApiValidator } from './support/openapi-validator.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
+/** The routes whose errors have the coded shape `{error, code, details?}`. */
+const CODED_ROUTES = /^\/v1\/api\/(files\/|pricing\/|plans$|benchmarks$|export\/)/;
+
 /** The OpenAPI document is served, valid, and says what docs/API.md says about each operation. */
 
 const environment = testEnvironment();
@@ -88,8 +91,9 @@ describe('GET /v1/api/openapi.json', () => {
     for (const { method, path, operation } of all) {
       const discovery = /^\/v1\/api\/(files|pricing)\/\{slug\}\/versions$/.test(path);
       const metered =
-        /^\/v1\/api\/(companies|pages|files|pricing|changes|webhooks|export)(\/|$)/.test(path) &&
-        !discovery;
+        /^\/v1\/api\/(companies|pages|files|pricing|changes|webhooks|plans|benchmarks|export)(\/|$)/.test(
+          path,
+        ) && !discovery;
       expect(operation['x-credit-cost'], `${method} ${path}`).toBe(metered ? 1 : 0);
     }
   });
@@ -113,7 +117,7 @@ describe('GET /v1/api/openapi.json', () => {
         expect(response.headers?.['X-Request-Id'], `${method} ${path} ${status}`).toBeDefined();
       }
       if (path === DOCUMENT_PATH) continue;
-      const coded = /^\/v1\/api\/(files|pricing|export)\//.test(path);
+      const coded = CODED_ROUTES.test(path);
       const schemaOf = (status: string) =>
         JSON.stringify(operation.responses[status]?.content ?? null);
       expect(schemaOf('401'), `${method} ${path}`).toContain(
@@ -179,9 +183,7 @@ describe('what tools nobody here wrote need from the document', () => {
   it('names no error code on the routes whose error body has none', () => {
     // Environment variables are the only upper-case identifiers those routes may name.
     const allowed = new Set(['ADMIN_TOKEN', 'WEBHOOK_ALLOW_PRIVATE_URLS']);
-    const general = operations().filter(
-      ({ path }) => !/^\/v1\/api\/(files|pricing|export)\//.test(path),
-    );
+    const general = operations().filter(({ path }) => !CODED_ROUTES.test(path));
     const texts = [
       ...general.map(({ method, path, operation }) => [`${method} ${path}`, operation] as const),
       ...['GeneralError', 'GeneralServerError', 'RateLimitedError', 'ServiceUnavailableError'].map(

@@ -119,6 +119,13 @@ const NOVA = records.pricing('nova.io', '', currentQuarter().start, 9);
 const uuid = () => expect.stringMatching(UUID) as unknown as string;
 
 /** The document 2.5 describes for an extraction: all fields, null where the record had none. */
+/** The contract's table, for the billings these records use. */
+function expectedMonthly(billing: string, price: number | null): number | null {
+  if (billing === 'freemium') return 0;
+  if (price === null) return null;
+  return billing === 'annual_recurring_billed_yearly' ? price / 12 : price;
+}
+
 function expectedDocument(record: PricingRecord, slug: string, pageUrl: string) {
   return {
     slug,
@@ -149,6 +156,7 @@ function expectedDocument(record: PricingRecord, slug: string, pageUrl: string) 
         price_display: charge.price_display ?? null,
         included_quantity: null,
         overage_info: null,
+        monthly_equivalent: expectedMonthly(charge.billing, charge.price),
       })),
       discounts: plan.discounts.map((discount) => ({ id: uuid(), ...discount })),
     })),
@@ -188,6 +196,9 @@ beforeAll(async () => {
     APR20,
     TEAM,
     NOVA,
+    // USD into EUR divides by EUR→USD; USD→GBP only from March.
+    records.exchangeRate('20250101', { base: 'EUR', quote: 'USD', rate: 1.25 }),
+    records.exchangeRate('20250301', { base: 'USD', quote: 'GBP', rate: 0.75 }),
   ]);
 });
 
@@ -255,6 +266,23 @@ describe('GET /api/pricing/{slug}', () => {
       included_quantity: null,
       overage_info: null,
     });
+  });
+
+  it('gives each charge its monthly equivalent: a free tier 0, a yearly price a twelfth', async () => {
+    const { body } = await pricing('prism.io?version=20250105');
+    const document = body as unknown as ReturnType<typeof expectedDocument>;
+    const figures = document.plans.map((plan) =>
+      plan.charges.map((charge) => [charge.display_name, charge.monthly_equivalent]),
+    );
+    expect(figures.slice(0, 2)).toEqual([
+      [['Free forever', 0]],
+      [
+        ['Pro monthly', 10],
+        ['Pro yearly', 8],
+      ],
+    ]);
+    expect(document).not.toHaveProperty('currency');
+    expect(document.plans[1]!.charges[0]).not.toHaveProperty('converted');
   });
 
   it('gives every id as a distinct UUID', async () => {
@@ -447,6 +475,229 @@ describe('GET /api/pricing/{slug}', () => {
       'x-api-key': key,
     });
     expect(header.status).toBe(200);
+  });
+});
+
+interface SeriesBody {
+  slug: string;
+  step: string;
+  from: string;
+  to: string;
+  points: {
+    date: string;
+    version: string | null;
+    plans: { internal_name: string; charges: Record<string, unknown>[] }[];
+  }[];
+}
+
+describe('GET /api/pricing/{slug}/series', () => {
+  const series = (query: string) =>
+    getJson<SeriesBody>(api, `/api/pricing/prism/series?${query}`, key);
+  const versionsAt = (body: SeriesBody) => body.points.map((point) => [point.date, point.version]);
+
+  it('gives the extraction in force at the start of each month, none before the first', async () => {
+    const { status, body } = await series('from=20250101&to=20250515');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ slug: 'prism', step: 'month', from: '20250101', to: '20250515' });
+    expect(versionsAt(body)).toEqual([
+      ['20250101', null],
+      ['20250201', '20250105'],
+      ['20250301', '20250105'],
+      ['20250401', '20250310'],
+      ['20250501', '20250420'],
+    ]);
+    expect(body.points[0]!.plans).toEqual([]);
+    expect(body.points[1]!.plans.map((plan) => plan.internal_name)).toEqual(
+      JAN05.plans.map((plan) => plan.internal_name),
+    );
+    expect(body.points[1]!.plans[1]).toEqual({
+      internal_name: 'pro',
+      display_name: 'Pro',
+      add_on: false,
+      charges: [
+        {
+          display_name: 'Pro monthly',
+          billing: 'monthly_recurring_billed_monthly',
+          currency: 'USD',
+          price: 10,
+          monthly_equivalent: 10,
+        },
+        {
+          display_name: 'Pro yearly',
+          billing: 'annual_recurring_billed_yearly',
+          currency: 'USD',
+          price: 96,
+          monthly_equivalent: 8,
+        },
+      ],
+    });
+  });
+
+  it('starts weeks on Monday and quarters on their first day', async () => {
+    const weeks = await series('step=week&from=20250105&to=20250113');
+    expect(versionsAt(weeks.body)).toEqual([
+      ['20241230', null],
+      ['20250106', '20250105'],
+      ['20250113', '20250105'],
+    ]);
+    const quarters = await series('step=quarter&from=20250105&to=20250630');
+    expect(versionsAt(quarters.body)).toEqual([
+      ['20250101', null],
+      ['20250401', '20250310'],
+    ]);
+  });
+
+  it('runs from the first extraction to today by default, and says so', async () => {
+    const { body } = await series('');
+    const today = new Date().toISOString().slice(0, 10).replaceAll('-', '');
+    expect(body).toMatchObject({ step: 'month', from: '20250105', to: today });
+    expect(body.points[0]).toMatchObject({ date: '20250101', version: null });
+    expect(body.points.at(-1)).toMatchObject({
+      date: `${today.slice(0, 6)}01`,
+      version: '20250420',
+    });
+  });
+
+  it('answers the 400s of its parameters in the coded shape, before the slug', async () => {
+    const refused = async (query: string, code: string) => {
+      const response = await getJson<CodedErrorBody>(api, `/api/pricing/nope/series?${query}`, key);
+      expect(response.status, query).toBe(400);
+      expect(response.body.code, query).toBe(code);
+      return response.body.details;
+    };
+    expect(await refused('from=20250301&to=20250101', 'INVALID_RANGE')).toEqual({
+      provided: { from: '20250301', to: '20250101' },
+    });
+    expect(await refused('step=day', 'INVALID_PARAMETER')).toEqual({
+      parameter: 'step',
+      provided: 'day',
+      valid_values: ['week', 'month', 'quarter'],
+    });
+    expect(await refused('from=20250230', 'INVALID_DATE')).toEqual({
+      parameter: 'from',
+      provided: '20250230',
+    });
+  });
+
+  it('answers 400 RANGE_TOO_LARGE beyond 520 points, and takes 520', async () => {
+    const tooLarge = await getJson<CodedErrorBody>(
+      api,
+      '/api/pricing/prism/series?step=week&from=20000103&to=20091221',
+      key,
+    );
+    expect(tooLarge.status).toBe(400);
+    expect(tooLarge.body).toMatchObject({
+      code: 'RANGE_TOO_LARGE',
+      details: { provided: { from: '20000103', to: '20091221', step: 'week' }, max_points: 520 },
+    });
+    // 2000-01-03 is a Monday: 520 weeks end with the one starting 2009-12-14.
+    const largest = await series('step=week&from=20000103&to=20091220');
+    expect(largest.status).toBe(200);
+    expect(largest.body.points).toHaveLength(520);
+  });
+
+  it('gives the same series, converted or not, after a rebuild from the log', async () => {
+    const read = () =>
+      Promise.all(
+        ['from=20250101&to=20250515', 'step=week&from=20250101&to=20250420&currency=GBP'].map(
+          async (query) => (await series(query)).body,
+        ),
+      );
+    const before = await read();
+    expect(before[1]!.points.length).toBeGreaterThan(10);
+    expect(await rebuildAndRead(api, read, before)).toEqual(before);
+  });
+
+  it('answers 404 for an unknown page and 403 to a key without the pricing feature', async () => {
+    expect((await getJson(api, '/api/pricing/nope/series', key)).status).toBe(404);
+    const free = await api.createKey(['read'], 'free');
+    const refused = await getJson<CodedErrorBody>(api, '/api/pricing/prism/series', free);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBeTypeOf('string');
+  });
+});
+
+describe('currency: charges converted at the rate of their version', () => {
+  type Converted = { plans: { charges: Record<string, unknown>[] }[] } & Record<string, unknown>;
+  const charges = (body: Converted) => body.plans.flatMap((plan) => plan.charges);
+  const pricedCharges = JAN05.plans
+    .flatMap((plan) => plan.charges)
+    .filter((charge) => expectedMonthly(charge.billing, charge.price) !== null).length;
+
+  it('divides by the inverse rate when only that pair has one, keeping the captured figures', async () => {
+    const { status, body, headers } = await getJson<Converted>(
+      api,
+      '/api/pricing/prism?version=20250105&currency=eur',
+      key,
+    );
+    expect(status).toBe(200);
+    expect(headers.get('etag')).toBeNull();
+    expect(body).toMatchObject({ currency: 'EUR', unconverted: 0 });
+    const pro = charges(body).find((charge) => charge.display_name === 'Pro monthly')!;
+    expect(pro).toMatchObject({ price: 10, currency: 'USD', monthly_equivalent: 10 });
+    expect(pro.converted).toEqual({
+      currency: 'EUR',
+      monthly_equivalent: 8,
+      rate: 1 / 1.25,
+      rate_date: '20250101',
+    });
+    const free = charges(body).find((charge) => charge.display_name === 'Free forever')!;
+    expect(free.converted).toMatchObject({ monthly_equivalent: 0 });
+  });
+
+  it('converts nothing without a rate on or before the version, and counts what it left', async () => {
+    const before = await getJson<Converted>(
+      api,
+      '/api/pricing/prism?version=20250105&currency=GBP',
+      key,
+    );
+    expect(before.body).toMatchObject({ currency: 'GBP', unconverted: pricedCharges });
+    expect(charges(before.body).every((charge) => charge.converted === null)).toBe(true);
+    const after = await getJson<Converted>(
+      api,
+      '/api/pricing/prism?version=20250310&currency=GBP',
+      key,
+    );
+    expect(after.body.unconverted).toBe(0);
+    expect(charges(after.body)[0]!.converted).toMatchObject({ rate: 0.75, rate_date: '20250301' });
+  });
+
+  it('keeps a charge already in the currency: rate 1, no rate date', async () => {
+    const { body } = await getJson<Converted>(
+      api,
+      '/api/pricing/prism?as_of=20250401&currency=USD',
+      key,
+    );
+    expect(charges(body)[0]!.converted).toEqual({
+      currency: 'USD',
+      monthly_equivalent: 12,
+      rate: 1,
+      rate_date: null,
+    });
+  });
+
+  it('sums what a series left unconverted over its points', async () => {
+    const { body } = await getJson<Converted & { points: Converted[] }>(
+      api,
+      '/api/pricing/prism/series?from=20250101&to=20250401&currency=gbp',
+      key,
+    );
+    // 0201 and 0301 show the January extraction (no rate yet), 0401 March's (converted).
+    expect(body).toMatchObject({ currency: 'GBP', unconverted: 2 * pricedCharges });
+    expect(charges(body.points[3]!)[0]!.converted).toMatchObject({ rate: 0.75 });
+  });
+
+  it('answers 400 INVALID_CURRENCY to anything but three letters, before the slug', async () => {
+    for (const path of ['nope?currency=EURO', 'nope/series?currency=E1R', 'prism?currency=']) {
+      const response = await getJson<CodedErrorBody>(api, `/api/pricing/${path}`, key);
+      if (path.endsWith('=')) {
+        expect(response.status, path).toBe(200); // empty counts as absent
+        continue;
+      }
+      expect(response.status, path).toBe(400);
+      expect(response.body.code, path).toBe('INVALID_CURRENCY');
+      expect(response.body.details, path).toMatchObject({ parameter: 'currency' });
+    }
   });
 });
 

@@ -68,6 +68,7 @@ async function readModels(): Promise<Record<string, unknown[]>> {
     scrape_files: 'id',
     pricing_snapshots: 'id',
     pricing_changes: 'event_transaction_id, event_seq, change_index',
+    exchange_rates: 'base, quote, date',
   };
   const rows = await Promise.all(
     Object.entries(tables).map(async ([table, key]) => [
@@ -145,6 +146,7 @@ describe('a projector that cannot apply an event', () => {
       'scrape-files': 0,
       'pricing-snapshots': 0,
       'pricing-changes': 0,
+      'exchange-rates': 0,
     });
     expect(worker.output).toMatch(
       /projector companies stopped: it cannot apply event \d+ \(company\.registered\.v1, stream company-blocked\.io\)/,

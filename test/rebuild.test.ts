@@ -22,6 +22,7 @@ const READ_MODELS = {
   scrape_files: 'id',
   pricing_snapshots: 'id',
   pricing_changes: 'event_transaction_id, event_seq, change_index',
+  exchange_rates: 'base, quote, date',
 } as const;
 type Snapshot = Record<keyof typeof READ_MODELS, Record<string, unknown>[]>;
 
@@ -133,6 +134,11 @@ beforeAll(async () => {
     records.pricing('acme.io', 'enterprise', '20250105', 99),
     records.pricing('globex.com', '', '20250105', 25),
   ]);
+  await ingestAndSettle([
+    records.exchangeRate('20250101'),
+    records.exchangeRate('20250201', { rate: 1.0371 }),
+    records.exchangeRate('20250101', { base: 'GBP', rate: 1.2512 }),
+  ]);
   // A profile change: the companies row is updated after it was inserted.
   await ingestAndSettle([
     records.company('acme.io', { name: 'Acme Corporation', employees: '201-500' }),
@@ -152,6 +158,11 @@ describe('rebuilding the read models from the event log', () => {
     expect(before.pricing_pages).toHaveLength(4);
     expect(before.scrape_files).toHaveLength(6);
     expect(before.pricing_snapshots).toHaveLength(4);
+    expect(before.exchange_rates).toEqual([
+      { date: '20250101', base: 'EUR', quote: 'USD', rate: 1.0842 },
+      { date: '20250201', base: 'EUR', quote: 'USD', rate: 1.0371 },
+      { date: '20250101', base: 'GBP', quote: 'USD', rate: 1.2512 },
+    ]);
     // Three first extractions (one plan each), then acme's price going from 10 to 12.
     expect(
       before.pricing_changes.map((change) => [
@@ -186,6 +197,11 @@ describe('rebuilding the read models from the event log', () => {
     await transactions.query("UPDATE pricing_snapshots SET document = '{}'");
     await transactions.query('DELETE FROM scrape_files');
     await transactions.query("UPDATE pricing_changes SET event_type = 'plan_removed'");
+    await transactions.query("DELETE FROM exchange_rates WHERE base = 'GBP'");
+    await transactions.query('UPDATE exchange_rates SET rate = 2');
+    await transactions.query(
+      "INSERT INTO exchange_rates (date, base, quote, rate) VALUES ('20250101', 'CHF', 'USD', 1.1)",
+    );
     await transactions.query(
       `INSERT INTO pricing_pages (id, company_slug, page_slug, composite_slug, pricing_page_url, created_at)
        VALUES ('00000000-0000-4000-8000-000000000000', 'ghost.io', '', 'ghost', 'https://ghost.io', $1)`,
@@ -212,6 +228,7 @@ describe('rebuilding the read models from the event log', () => {
     await transactions.query("DELETE FROM pricing_snapshots WHERE company_slug = 'acme.io'");
     await transactions.query("UPDATE companies SET employees = '1-10'");
     await transactions.query("DELETE FROM pricing_changes WHERE company_slug = 'globex.com'");
+    await transactions.query("DELETE FROM exchange_rates WHERE date = '20250201'");
 
     const { stdout } = await run(process.execPath, ['dist/apps/worker/src/cli.js', 'rebuild'], {
       cwd: root,

@@ -6,10 +6,13 @@ import {
   RECORD_BOUNDS,
   RECORD_TYPES,
   compositePageSlug,
+  monthlyEquivalent,
+  roundMoney,
   type FieldBounds,
   type IngestRecord,
   type RecordType,
 } from '#app/domain';
+import { ExchangeRateReader } from '#app/persistence';
 import { getJson, ingestAndProject, type GeneralErrorBody } from './support/catalogue-fixture.js';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -20,9 +23,10 @@ import { testEnvironment } from './support/test-environment.js';
  * generates, for every bounded field of every record type, values at its bounds and just past
  * them (lengths, numbers, band bounds, list sizes, nesting, text PostgreSQL cannot store as
  * sent, numbers JSON cannot hold), each in its own chain of records (company, page, scrape,
- * pricing as far as the field's record), and sends them all through POST /v1/ingest/records.
- * Every record past a bound is refused with a 400 naming its index and the field; every other
- * one is accepted, projected and served by the read API exactly as it was sent.
+ * pricing as far as the field's record; an exchange rate alone), and sends them all through
+ * POST /v1/ingest/records. Every record past a bound is refused with a 400 naming its index and
+ * the field; every other one is accepted, projected and served by the read API (an exchange
+ * rate by its reader) exactly as it was sent.
  */
 
 const SEED = 1_600_016;
@@ -171,10 +175,18 @@ const RECORD_SCHEMAS: Record<RecordType, string> = {
   page: 'PageRecord',
   scrape: 'ScrapeRecord',
   pricing: 'PricingRecord',
+  exchange_rate: 'ExchangeRateRecord',
 };
 
 /** The keywords of a JSON Schema that a FieldBounds property of the same name maps to. */
-const JSON_SCHEMA_BOUNDS = ['minLength', 'maxLength', 'minimum', 'maximum', 'maxItems'];
+const JSON_SCHEMA_BOUNDS = [
+  'minLength',
+  'maxLength',
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'maxItems',
+];
 
 /** The schema of the value at `path`, through references, array items and nullable wrappers. */
 function schemaAt(document: OpenApiDocument, schema: Schema, path: Path): Schema {
@@ -313,16 +325,25 @@ function boundaries(
         fixed(`${bounds.maximum + 1}`, false, bounds.maximum + 1),
       ]);
     case 'number': {
-      const lowest = bounds.minimum ?? -Number.MAX_VALUE;
+      const { minimum, exclusiveMinimum, maximum } = bounds;
+      const lowest =
+        minimum ?? (exclusiveMinimum === undefined ? -Number.MAX_VALUE : nextUp(exclusiveMinimum));
+      const highest = maximum ?? Number.MAX_VALUE;
       return fc
-        .double({ min: lowest, noNaN: true, noDefaultInfinity: true })
+        .double({ min: lowest, max: highest, noNaN: true, noDefaultInfinity: true })
         .map((inside) => [
           fixed(`${lowest}`, true, lowest),
-          fixed(`${Number.MAX_VALUE}`, true, Number.MAX_VALUE),
+          fixed(`${highest}`, true, highest),
           fixed(`${inside}`, true, inside),
-          ...(bounds.minimum === null
+          ...(minimum === null
             ? []
-            : [fixed('just below its minimum', false, bounds.minimum - Number.MIN_VALUE)]),
+            : [fixed('just below its minimum', false, minimum - Number.MIN_VALUE)]),
+          ...(exclusiveMinimum === undefined
+            ? []
+            : [fixed('its exclusive minimum', false, exclusiveMinimum)]),
+          ...(maximum === undefined
+            ? []
+            : [fixed('just above its maximum', false, nextUp(maximum))]),
           fixed('1e400 (Infinity)', false, new RawNumber('1e400')),
           fixed('-1e400 (-Infinity)', false, new RawNumber('-1e400')),
         ]);
@@ -406,17 +427,22 @@ function chain(
   const companySlug = keys['company-slug']!;
   const pageSlug = keys['page-slug']!;
   const scraper = keys.scraper ?? undefined;
-  const all: Record<RecordType, unknown> = {
+  const all: Record<RecordType, () => unknown> = {
     // A name and URL of their own: the default ones grow with the slug.
-    company: records.company(companySlug, { name: 'Bounds', url: 'https://bounds.example.com' }),
-    page: records.page(companySlug, pageSlug),
-    scrape: records.scrape(companySlug, pageSlug, VERSION, { scraper: scraper ?? 'scraper_1' }),
-    pricing: records.pricing(companySlug, pageSlug, VERSION, 10, scraper ? { scraper } : {}),
+    company: () =>
+      records.company(companySlug, { name: 'Bounds', url: 'https://bounds.example.com' }),
+    page: () => records.page(companySlug, pageSlug),
+    scrape: () =>
+      records.scrape(companySlug, pageSlug, VERSION, { scraper: scraper ?? 'scraper_1' }),
+    pricing: () => records.pricing(companySlug, pageSlug, VERSION, 10, scraper ? { scraper } : {}),
+    exchange_rate: () => records.exchangeRate(nextRateDate()),
   };
-  const types = RECORD_TYPES.slice(0, RECORD_TYPES.indexOf(last) + 1);
+  // An exchange rate names no company: its chain is itself.
+  const types =
+    last === 'exchange_rate' ? [last] : RECORD_TYPES.slice(0, RECORD_TYPES.indexOf(last) + 1);
   return {
     records: types.map((type) => {
-      const record = all[type];
+      const record = all[type]();
       let refusedField: string | null = null;
       for (const { field, boundary } of values) {
         const keyField = isKeyKind(field.bounds.kind)
@@ -432,6 +458,13 @@ function chain(
       return { record, label: `${label} (${type} record)`, refusedField };
     }),
   };
+}
+
+/** Each exchange rate sent is dated a day after the one before: its own natural key. */
+let rateDays = 0;
+function nextRateDate(): string {
+  rateDays += 1;
+  return new Date(Date.UTC(2000, 0, rateDays)).toISOString().slice(0, 10).replaceAll('-', '');
 }
 
 /** Whether a reason is about `field` (or a part of it): `field must...`, `field: ...`, `field.x...`. */
@@ -478,7 +511,17 @@ async function servedAs(sentRecord: unknown): Promise<unknown> {
         plans: withoutIds(document.plans),
       };
     }
+    case 'exchange_rate': {
+      // No route serves the rates themselves: their reader does, to the routes that convert.
+      const rates = await api.app.get(ExchangeRateReader).ratesFor(record.quote, [record.base]);
+      return rates.find((rate) => rate.date === record.date);
+    }
   }
+}
+
+function derivedMonthly(billing: string, price: number | null): number | null {
+  const monthly = monthlyEquivalent(billing, price);
+  return monthly === null ? null : roundMoney(monthly);
 }
 
 /** What the read API must serve of a record: its fields as sent, absent ones as null. */
@@ -510,9 +553,15 @@ function expectedServing(sentRecord: unknown): unknown {
             price_display: charge.price_display ?? null,
             included_quantity: charge.included_quantity ?? null,
             overage_info: charge.overage_info ?? null,
+            // Derived when served: its own rules are the domain's spec's concern.
+            monthly_equivalent: derivedMonthly(charge.billing, charge.price),
           })),
         })),
       };
+    case 'exchange_rate': {
+      const { type: _type, ...fields } = record;
+      return fields;
+    }
   }
 }
 
@@ -534,6 +583,14 @@ function withoutIds(plans: unknown): unknown {
     })),
     discounts: plan.discounts.map(omitId),
   }));
+}
+
+/** The next double above `value`. */
+function nextUp(value: number): number {
+  if (value === 0) return Number.MIN_VALUE;
+  const bits = new BigInt64Array(new Float64Array([value]).buffer);
+  bits[0]! += value > 0 ? 1n : -1n;
+  return new Float64Array(bits.buffer)[0]!;
 }
 
 /** A number JSON.stringify cannot write (1e400 reads as Infinity): `serialized` writes its text. */

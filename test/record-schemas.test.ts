@@ -18,6 +18,7 @@ const SCHEMA_NAMES: Record<RecordType, string> = {
   page: 'PageRecord',
   scrape: 'ScrapeRecord',
   pricing: 'PricingRecord',
+  exchange_rate: 'ExchangeRateRecord',
 };
 
 const environment = testEnvironment();

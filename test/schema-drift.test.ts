@@ -27,6 +27,7 @@ describe('migrations and entities agree', () => {
       'Webhooks1764200000000',
       'ProjectionFailures1764400000000',
       'CompanySearchByCategory1764500000000',
+      'ExchangeRates1764600000000',
       'PricingSnapshotPositions1764800000000',
     ]);
     expect(await runMigrations(dataSource)).toEqual([]);

@@ -45,6 +45,7 @@ const READ_MODELS: Record<RecordType, string> = {
   page: 'pricing_pages',
   scrape: 'scrape_files',
   pricing: 'pricing_snapshots',
+  exchange_rate: 'exchange_rates',
 };
 
 export const ingestionScenario: Scenario = {

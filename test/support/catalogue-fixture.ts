@@ -1,13 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { IngestRecord } from '#app/contracts';
 import { compositePageSlug } from '#app/domain';
-import { TransactionRunner } from '#app/persistence';
+import { ExchangeRateReader, TransactionRunner } from '#app/persistence';
 import { ProjectionRunner } from '../../apps/worker/src/projections/projection-runner.js';
 import type { TestApp } from './test-app.js';
 import { waitFor } from './wait-for.js';
 
 /** Records are sent in dependency order, one settled batch per type, so none has to wait. */
-const ORDER: IngestRecord['type'][] = ['company', 'page', 'scrape', 'pricing'];
+const ORDER: IngestRecord['type'][] = ['company', 'page', 'scrape', 'pricing', 'exchange_rate'];
 
 /**
  * Sends records through the real ingestion path and waits until the API shows them: each
@@ -101,6 +101,11 @@ async function isVisible(api: TestApp, key: string, record: IngestRecord): Promi
     case 'pricing': {
       const slug = compositePageSlug(record.company_slug, record.page_slug);
       return (await get(`/api/pricing/${slug}?version=${record.version}`)) !== null;
+    }
+    case 'exchange_rate': {
+      // No route serves the rates themselves: their reader does, to the routes that convert.
+      const rates = await api.app.get(ExchangeRateReader).ratesFor(record.quote, [record.base]);
+      return rates.some((rate) => rate.date === record.date && rate.base === record.base);
     }
   }
 }

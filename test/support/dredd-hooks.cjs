@@ -1,7 +1,8 @@
 // Dredd hooks of test/contract.e2e.test.ts. Dredd loads them with require() and hands them its
 // `hooks` module, hence CommonJS. They supply only what a run cannot take from the document (the
 // credentials, the ids the service assigns to what the run creates, an NDJSON body, which Dredd
-// cannot send), keep the run to the 2xx answers, and compare media types without parameters.
+// cannot send), keep the run to the 2xx answers, compare media types without parameters, and
+// expect of an answer only the properties the document requires (apiaryio/dredd#1430).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const hooks = require('hooks');
 
@@ -33,14 +34,73 @@ function template(transaction) {
 /** The request bodies Dredd took from the document's JSON examples, by method and path. */
 const jsonBodies = new Map();
 
-hooks.beforeAll((transactions) => {
+/** The served document, whose `required` lists replace those Dredd infers (see below). */
+let servedDocument;
+
+hooks.beforeAll((transactions, done) => {
   for (const transaction of transactions) {
     const { method, headers, body } = transaction.request;
     if (headers['Content-Type'] === 'application/json' && body) {
       jsonBodies.set(`${method} ${template(transaction)}`, body);
     }
   }
+  fetch(process.env.CONTRACT_DOCUMENT_URL)
+    .then((response) => response.json())
+    .then((document) => {
+      servedDocument = document;
+      done();
+    })
+    .catch(done);
 });
+
+/** A schema of the document with its $ref (and a lone allOf around one) followed. */
+function resolved(schema) {
+  let current = schema;
+  for (;;) {
+    if (current && current.$ref) {
+      current = current.$ref
+        .slice(2)
+        .split('/')
+        .reduce((node, key) => node[key], servedDocument);
+    } else if (current && Array.isArray(current.allOf) && current.allOf.length === 1) {
+      current = { ...current, ...current.allOf[0], allOf: undefined };
+    } else {
+      return current;
+    }
+  }
+}
+
+/** The object schema among a schema's alternatives (a nullable object is anyOf [object, null]). */
+function objectSchema(schema) {
+  const current = resolved(schema);
+  if (!current) return undefined;
+  if (current.properties || current.items) return current;
+  for (const alternative of [...(current.anyOf ?? []), ...(current.oneOf ?? [])]) {
+    const found = objectSchema(alternative);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Dredd's OpenAPI 3 adapter generates the expected body from the schema with every optional
+ * property in it, and Dredd then expects each of them (apiaryio/dredd#1430). The generated body
+ * keeps only what the document requires, so an answer may leave out what it says is optional.
+ */
+function keepRequired(value, documented) {
+  const schema = objectSchema(documented);
+  if (!schema || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) keepRequired(item, schema.items);
+    return;
+  }
+  if (!schema.properties) return;
+  const required = new Set(schema.required ?? []);
+  for (const name of Object.keys(value)) {
+    if (required.has(name)) keepRequired(value[name], schema.properties[name]);
+    else delete value[name];
+  }
+}
 
 hooks.beforeEach((transaction) => {
   // Only the 2xx answers: every other status needs a request this run does not make (a missing
@@ -82,6 +142,16 @@ hooks.beforeEachValidation((transaction) => {
   // the document's media type key, `application/json`. The media type is what is compared.
   const type = transaction.real.headers['content-type'];
   if (type) transaction.real.headers['content-type'] = type.split(';')[0].trim();
+  const operation =
+    servedDocument.paths[template(transaction)]?.[transaction.request.method.toLowerCase()];
+  const media =
+    operation?.responses[transaction.expected.statusCode]?.content?.[
+      transaction.expected.headers['Content-Type']
+    ];
+  if (!media?.schema || !transaction.expected.body) return;
+  const expected = JSON.parse(transaction.expected.body);
+  keepRequired(expected, media.schema);
+  transaction.expected.body = JSON.stringify(expected);
 });
 
 hooks.afterEach((transaction) => {

@@ -1,4 +1,10 @@
-import type { CompanyRecord, PageRecord, PricingRecord, ScrapeRecord } from '#app/contracts';
+import type {
+  CompanyRecord,
+  ExchangeRateRecord,
+  PageRecord,
+  PricingRecord,
+  ScrapeRecord,
+} from '#app/contracts';
 
 /** Small valid records for tests; override any field. */
 export const records = {
@@ -78,6 +84,17 @@ export const records = {
         ],
       },
     ],
+    ...overrides,
+  }),
+  exchangeRate: (
+    date: string,
+    overrides: Partial<ExchangeRateRecord> = {},
+  ): ExchangeRateRecord => ({
+    type: 'exchange_rate',
+    date,
+    base: 'EUR',
+    quote: 'USD',
+    rate: 1.0842,
     ...overrides,
   }),
 };

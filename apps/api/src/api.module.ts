@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AdminModule } from './admin/admin.module.js';
+import { BenchmarksModule } from './benchmarks/benchmarks.module.js';
 import { ChangesModule } from './changes/changes.module.js';
 import { CompaniesModule } from './companies/companies.module.js';
 import { ExportModule } from './export/export.module.js';
@@ -24,6 +25,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     PagesModule,
     FilesModule,
     PricingModule,
+    BenchmarksModule,
     ChangesModule,
     ExportModule,
     UsageModule,

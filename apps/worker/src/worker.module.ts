@@ -5,6 +5,7 @@ import { CaptureScrapeHandler } from './ingestion/handlers/capture-scrape.handle
 import { ExtractPricingHandler } from './ingestion/handlers/extract-pricing.handler.js';
 import { RegisterCompanyHandler } from './ingestion/handlers/register-company.handler.js';
 import { RegisterPricingPageHandler } from './ingestion/handlers/register-pricing-page.handler.js';
+import { RecordExchangeRateHandler } from './ingestion/handlers/record-exchange-rate.handler.js';
 import { IngestWorkerHost } from './ingestion/ingest-worker.host.js';
 import { IngestProcessor } from './ingestion/ingest.processor.js';
 import { RecordAppender } from './ingestion/record-appender.js';
@@ -26,6 +27,7 @@ import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
     RegisterPricingPageHandler,
     CaptureScrapeHandler,
     ExtractPricingHandler,
+    RecordExchangeRateHandler,
     CheckedRecordSeal,
     IngestProcessor,
     IngestWorkerHost,

@@ -6,6 +6,7 @@ export type {
   PageRecord,
   ScrapeRecord,
   PricingRecord,
+  ExchangeRateRecord,
   PlanInput,
   ChargeInput,
   DiscountInput,

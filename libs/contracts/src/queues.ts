@@ -21,4 +21,5 @@ export const INGEST_JOB_NAMES = {
   page: 'page',
   scrape: 'scrape',
   pricing: 'pricing',
+  exchange_rate: 'exchange_rate',
 } as const satisfies { [T in RecordType]: T };

@@ -77,6 +77,14 @@ const pricing = (
   ],
 });
 
+const exchangeRate = () => ({
+  type: 'exchange_rate',
+  date: '20250115',
+  base: 'EUR',
+  quote: 'USD',
+  rate: 1.0842,
+});
+
 const problems = (value: unknown) => recordProblems(value, SCRAPERS);
 
 /** A copy of the object without one field. */
@@ -105,6 +113,7 @@ describe('recordProblems: valid records', () => {
     ['page', page()],
     ['scrape', scrape()],
     ['pricing', pricing()],
+    ['exchange_rate', exchangeRate()],
   ])('finds no problem in a valid %s record', async (_type, record) => {
     expect(await problems(record)).toEqual([]);
   });
@@ -198,7 +207,7 @@ describe('recordProblems: refusals', () => {
 
   it('refuses an unknown type and lists the types', async () => {
     const found = await expectRefused({ ...company(), type: 'invoice' }, 'type');
-    expect(found.join('\n')).toContain('company, page, scrape, pricing');
+    expect(found.join('\n')).toContain('company, page, scrape, pricing, exchange_rate');
     await expectRefused({ slug: 'notion.so' }, 'type');
   });
 
@@ -513,6 +522,50 @@ describe('recordProblems: the declared bounds (RECORD_BOUNDS)', () => {
     const levels = MAX_JSON_DEPTH - 5;
     expect(await problems(pricing({ included_quantity: nested(levels) }))).toEqual([]);
     await expectRefused(pricing({ included_quantity: nested(levels + 1) }), 'nest at most');
+  });
+});
+
+describe('recordProblems: exchange rates', () => {
+  it('accepts a rate just above 0 and a rate of exactly 1,000,000', async () => {
+    expect(await problems({ ...exchangeRate(), rate: Number.MIN_VALUE })).toEqual([]);
+    expect(await problems({ ...exchangeRate(), rate: 1_000_000 })).toEqual([]);
+  });
+
+  it.each(['usd', 'US', 'USDT', 'U$D', '', 840])('refuses the currency %j', async (code) => {
+    expect(await problems({ ...exchangeRate(), base: code })).toEqual([
+      'base must be a three-letter ISO 4217 code',
+    ]);
+    expect(await problems({ ...exchangeRate(), quote: code })).toEqual([
+      'quote must be a three-letter ISO 4217 code',
+    ]);
+  });
+
+  it('refuses a rate between a currency and itself, naming both fields', async () => {
+    expect(await problems({ ...exchangeRate(), quote: 'EUR' })).toEqual([
+      'base and quote must be different currencies',
+    ]);
+  });
+
+  it.each([
+    [0, 'rate must be greater than 0'],
+    [-1.08, 'rate must be greater than 0'],
+    [1_000_000.5, 'rate must not be greater than 1000000'],
+    ['1.08', 'rate must be a number conforming to the specified constraints'],
+    [null, 'rate must be a number conforming to the specified constraints'],
+  ])('refuses the rate %j', async (rate, reason) => {
+    expect(await problems({ ...exchangeRate(), rate })).toContain(reason);
+  });
+
+  it.each(['2025011', '2025-01-15', '20251315', '20250230', 20250115])(
+    'refuses the date %j',
+    async (date) => {
+      await expectRefused({ ...exchangeRate(), date }, 'date must be');
+    },
+  );
+
+  it('refuses a record without a rate, or with a field it does not declare', async () => {
+    await expectRefused(without(exchangeRate(), 'rate'), 'rate');
+    await expectRefused({ ...exchangeRate(), source: 'ECB' }, 'property source should not exist');
   });
 });
 

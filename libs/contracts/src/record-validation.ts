@@ -36,6 +36,7 @@ import {
   type ChargeInput,
   type CompanyRecord,
   type DiscountInput,
+  type ExchangeRateRecord,
   type FieldBounds,
   type IngestRecord,
   type PageRecord,
@@ -48,7 +49,8 @@ import {
 
 const HTTP_URL = /^https?:\/\/[^\s]+$/;
 const VERSION_PATTERN = /^\d{8}$/;
-const { company, page, scrape, pricing } = RECORD_BOUNDS;
+const CURRENCY_PATTERN = /^[A-Z]{3}$/;
+const { company, page, scrape, pricing, exchange_rate } = RECORD_BOUNDS;
 const plan = pricing.plans.items;
 const charge = plan.charges.items;
 const discount = plan.discounts.items;
@@ -95,6 +97,16 @@ const JsonLengthAtMost = (max: number) =>
     },
   });
 
+/** A bound of a number that leaves any other value to IsNumber's one reason (Max gives two). */
+const NumberBound = (name: string, holds: (value: number) => boolean, rule: string) =>
+  ValidateBy({
+    name,
+    validator: {
+      validate: (value) => typeof value !== 'number' || holds(value),
+      defaultMessage: buildMessage((each) => `${each}$property must ${rule}`),
+    },
+  });
+
 /** The checks of a field's declared bounds (libs/domain, RECORD_BOUNDS); its syntax is checked apart. */
 function Bounded(bounds: FieldBounds): PropertyDecorator {
   const decorators = boundsChecks(bounds);
@@ -117,8 +129,21 @@ function boundsChecks(bounds: FieldBounds): PropertyDecorator[] {
       return [TextLength(0, bounds.maxLength), BandBoundsAtMost(bounds.maxBound)];
     case 'integer':
       return [Min(bounds.minimum), Max(bounds.maximum)];
-    case 'number':
-      return bounds.minimum === null ? [] : [Min(bounds.minimum)];
+    case 'number': {
+      const { minimum, exclusiveMinimum: above, maximum } = bounds;
+      const checks = minimum === null ? [] : [Min(minimum)];
+      if (above !== undefined) {
+        checks.push(
+          NumberBound('greaterThan', (value) => value > above, `be greater than ${above}`),
+        );
+      }
+      if (maximum !== undefined) {
+        checks.push(
+          NumberBound('atMost', (value) => value <= maximum, `not be greater than ${maximum}`),
+        );
+      }
+      return checks;
+    }
     case 'free-form':
       return [JsonLengthAtMost(bounds.maxJsonLength)];
     case 'list':
@@ -195,6 +220,9 @@ class ScrapeRecordInput extends PageVersionKeyInput implements ScrapeRecord {
   banner_free!: boolean | null;
 }
 
+const currencyCode = (field: string) =>
+  Matches(CURRENCY_PATTERN, { message: `${field} must be a three-letter ISO 4217 code` });
+
 const identifier = (field: string) =>
   Matches(OPEN_IDENTIFIER, { message: `${field} must be a lower-case identifier` });
 
@@ -205,8 +233,7 @@ class PricingMetricInputDto implements PricingMetricInput {
 
 class ChargeInputDto implements ChargeInput {
   @identifier('billing') @Bounded(charge.billing) billing!: string;
-  @Matches(/^[A-Z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
-  currency!: string;
+  @currencyCode('currency') currency!: string;
   @ValidateIf((_, v) => v !== null)
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Bounded(charge.price)
@@ -263,12 +290,21 @@ class PricingRecordInput extends PageVersionKeyInput implements PricingRecord {
   plans!: PlanInputDto[];
 }
 
+class ExchangeRateRecordInput implements ExchangeRateRecord {
+  @Equals('exchange_rate') type!: 'exchange_rate';
+  @Matches(VERSION_PATTERN, { message: 'date must be YYYYMMDD' }) date!: string;
+  @currencyCode('base') base!: string;
+  @currencyCode('quote') quote!: string;
+  @IsNumber({ allowNaN: false, allowInfinity: false }) @Bounded(exchange_rate.rate) rate!: number;
+}
+
 /** Each record type's checks, written out for their messages; their fields are RECORD_FIELDS'. */
 const INPUT_CLASSES = recordClasses({
   company: CompanyRecordInput,
   page: PageRecordInput,
   scrape: ScrapeRecordInput,
   pricing: PricingRecordInput,
+  exchange_rate: ExchangeRateRecordInput,
 });
 
 // Unknown fields are refused: a misspelt optional field would otherwise vanish silently.
@@ -411,10 +447,22 @@ function domainProblems(record: IngestRecord, scrapers: readonly string[]): stri
   ) {
     problems.push('version must be a real calendar date');
   }
+  if (record.type === 'exchange_rate') problems.push(...exchangeRateProblems(record));
   const scraper =
     record.type === 'scrape' || record.type === 'pricing' ? record.scraper : undefined;
   if (typeof scraper === 'string' && !scrapers.includes(scraper)) {
     problems.push(`scraper must be one of: ${scrapers.join(', ')}`);
+  }
+  return problems;
+}
+
+function exchangeRateProblems({ date, base, quote }: ExchangeRateRecord): string[] {
+  const problems: string[] = [];
+  if (typeof date === 'string' && VERSION_PATTERN.test(date) && !isValidVersion(date)) {
+    problems.push('date must be a real calendar date');
+  }
+  if (typeof base === 'string' && base === quote) {
+    problems.push('base and quote must be different currencies');
   }
   return problems;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type {
   CompanyRecord,
+  ExchangeRateRecord,
   IngestRecord,
   PageRecord,
   PricingRecord,
@@ -49,6 +50,14 @@ const pricing: PricingRecord = {
   plans: [],
 };
 
+const exchangeRate: ExchangeRateRecord = {
+  type: 'exchange_rate',
+  date: '20250115',
+  base: 'EUR',
+  quote: 'USD',
+  rate: 1.0842,
+};
+
 describe('naturalKey', () => {
   it('is the slug for a company', () => {
     expect(naturalKey(company)).toBe('notion.so');
@@ -68,9 +77,15 @@ describe('naturalKey', () => {
     expect(naturalKey({ ...pricing, scraper: 'scraper_3' })).toBe(naturalKey(pricing));
   });
 
+  it('is date, base and quote for an exchange rate', () => {
+    expect(naturalKey(exchangeRate)).toBe('20250115/EUR/USD');
+    expect(naturalKey({ ...exchangeRate, base: 'USD', quote: 'EUR' })).toBe('20250115/USD/EUR');
+  });
+
   it('does not depend on the non-key fields', () => {
     expect(naturalKey({ ...company, name: 'Other' })).toBe(naturalKey(company));
     expect(naturalKey({ ...scrape, score: 1 })).toBe(naturalKey(scrape));
+    expect(naturalKey({ ...exchangeRate, rate: 1.1 })).toBe(naturalKey(exchangeRate));
   });
 
   it('tells apart a primary page and a sub-page', () => {
@@ -126,6 +141,10 @@ describe('streamIds', () => {
     );
   });
 
+  it('names the exchange rate stream by date, base and quote', () => {
+    expect(streamIds.exchangeRate('20250115', 'EUR', 'USD')).toBe('exchange-rate-20250115/EUR/USD');
+  });
+
   it('fits the event log stream_id column (400) for the longest valid slugs', () => {
     // Company slugs are limited to 255 characters and page slugs to 100.
     const longCompany = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}`;
@@ -148,7 +167,7 @@ describe('recordContentHash', () => {
 });
 
 describe('idempotencyKey', () => {
-  const records: IngestRecord[] = [company, page, scrape, pricing];
+  const records: IngestRecord[] = [company, page, scrape, pricing, exchangeRate];
 
   it('is stable for the same record', () => {
     for (const record of records) {

@@ -20,6 +20,8 @@ export const streamIds = {
     `pricing-${companySlug}/${pageSlug}/${version}`,
   /** Prefix shared by the extractions of one page; their stream ids sort by version. */
   pricingOfPage: (companySlug: string, pageSlug: string) => `pricing-${companySlug}/${pageSlug}/`,
+  exchangeRate: (date: string, base: string, quote: string) =>
+    `exchange-rate-${date}/${base}/${quote}`,
 };
 
 /** The natural key of a record, as readable text. */
@@ -33,6 +35,8 @@ export function naturalKey(record: IngestRecord): string {
       return `${record.company_slug}/${record.page_slug}/${record.version}/${record.scraper}`;
     case 'pricing':
       return `${record.company_slug}/${record.page_slug}/${record.version}`;
+    case 'exchange_rate':
+      return `${record.date}/${record.base}/${record.quote}`;
   }
 }
 

@@ -11,8 +11,11 @@ export type FieldBounds =
   /** A size band (`N+`, `N-M`): its text, and each of its numbers. */
   | { kind: 'employees'; maxLength: number; maxBound: number }
   | { kind: 'integer'; minimum: number; maximum: number }
-  /** A finite double (JSON.parse reads 1e400 as Infinity, which JSON text cannot hold). */
-  | { kind: 'number'; minimum: number | null }
+  /**
+   * A finite double (JSON.parse reads 1e400 as Infinity, which JSON text cannot hold), at least
+   * `minimum`, above `exclusiveMinimum` and at most `maximum` where they are given.
+   */
+  | { kind: 'number'; minimum: number | null; exclusiveMinimum?: number; maximum?: number }
   /** Any JSON value, stored as sent: the length of its JSON text. */
   | { kind: 'free-form'; maxJsonLength: number }
   | { kind: 'list'; maxItems: number; items: Record<string, FieldBounds> }
@@ -64,6 +67,7 @@ export type FieldDeclaration = (
 export type FieldsDeclaration = { readonly [field: string]: FieldDeclaration };
 
 const VERSION = { kind: 'version' } as const;
+const CURRENCY = { kind: 'currency' } as const;
 const BOOLEAN = { kind: 'boolean' } as const;
 
 const PAGE_KEY = {
@@ -121,7 +125,7 @@ export const RECORD_FIELDS = {
           maxItems: 100,
           items: {
             billing: IDENTIFIER,
-            currency: { kind: 'currency' },
+            currency: CURRENCY,
             price: { kind: 'number', minimum: 0, nullable: true },
             charge_type: IDENTIFIER,
             pricing_metric: {
@@ -149,6 +153,13 @@ export const RECORD_FIELDS = {
         },
       },
     },
+  },
+  /** 1 `base` is worth `rate` `quote` on `date`. */
+  exchange_rate: {
+    date: VERSION,
+    base: CURRENCY,
+    quote: CURRENCY,
+    rate: { kind: 'number', minimum: null, exclusiveMinimum: 0, maximum: 1_000_000 },
   },
 } as const satisfies { [type: string]: FieldsDeclaration };
 
@@ -196,6 +207,7 @@ export type PlanInput = PricingRecord['plans'][number];
 export type ChargeInput = PlanInput['charges'][number];
 export type DiscountInput = PlanInput['discounts'][number];
 export type PricingMetricInput = NonNullable<ChargeInput['pricing_metric']>;
+export type ExchangeRateRecord = RecordOf<'exchange_rate'>;
 
 /** The facts a scraper pipeline pushes. */
 export type IngestRecord = { [T in RecordType]: RecordOf<T> }[RecordType];
@@ -255,4 +267,5 @@ export const RECORD_BOUNDS = {
   page: boundsOf(RECORD_FIELDS.page),
   scrape: boundsOf(RECORD_FIELDS.scrape),
   pricing: boundsOf(RECORD_FIELDS.pricing),
+  exchange_rate: boundsOf(RECORD_FIELDS.exchange_rate),
 } satisfies { [T in RecordType]: BoundsOf<(typeof RECORD_FIELDS)[T]> };

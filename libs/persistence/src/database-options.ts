@@ -4,6 +4,7 @@ import type { DatabaseConfig } from '#app/config';
 import type { DataSourceOptions } from 'typeorm';
 import { ApiKeyEntity } from './entities/api-key.entity.js';
 import { CompanyEntity } from './entities/company.entity.js';
+import { ExchangeRateEntity } from './entities/exchange-rate.entity.js';
 import { PricingChangeEntity } from './entities/pricing-change.entity.js';
 import { PricingPageEntity } from './entities/pricing-page.entity.js';
 import { PricingSnapshotEntity } from './entities/pricing-snapshot.entity.js';
@@ -18,6 +19,7 @@ import { PricingChanges1764100000000 } from './migrations/1764100000000-pricing-
 import { Webhooks1764200000000 } from './migrations/1764200000000-webhooks.js';
 import { ProjectionFailures1764400000000 } from './migrations/1764400000000-projection-failures.js';
 import { CompanySearchByCategory1764500000000 } from './migrations/1764500000000-company-search-by-category.js';
+import { ExchangeRates1764600000000 } from './migrations/1764600000000-exchange-rates.js';
 import { PricingSnapshotPositions1764800000000 } from './migrations/1764800000000-pricing-snapshot-positions.js';
 
 export const ENTITIES = [
@@ -29,6 +31,7 @@ export const ENTITIES = [
   ApiKeyEntity,
   WebhookEntity,
   WebhookDispatchEntity,
+  ExchangeRateEntity,
 ];
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -39,6 +42,7 @@ export const MIGRATIONS = [
   Webhooks1764200000000,
   ProjectionFailures1764400000000,
   CompanySearchByCategory1764500000000,
+  ExchangeRates1764600000000,
   PricingSnapshotPositions1764800000000,
 ];
 

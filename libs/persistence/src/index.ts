@@ -44,6 +44,8 @@ export { PageReader } from './read-models/page.reader.js';
 export { ScrapeFileReader } from './read-models/scrape-file.reader.js';
 export {
   PricingSnapshotReader,
+  type PageExtraction,
+  type PageSelection,
   type PricingExport,
 } from './read-models/pricing-snapshot.reader.js';
 export {
@@ -62,3 +64,5 @@ export {
 export { WebhookEntity } from './entities/webhook.entity.js';
 export { WebhookRepository, type DispatchState } from './webhooks/webhook.repository.js';
 export { isDatabaseUnavailable, isTransientDatabaseError } from './database-unavailable.js';
+export { ExchangeRateEntity } from './entities/exchange-rate.entity.js';
+export { ExchangeRateReader } from './read-models/exchange-rate.reader.js';

@@ -10,6 +10,7 @@ import { CheckpointStampBoard } from './projections/checkpoint-stamp-board.js';
 import { CheckpointStore } from './projections/checkpoint-store.js';
 import { ProjectionLagReader } from './projections/projection-lag.reader.js';
 import { CompanyReader } from './read-models/company.reader.js';
+import { ExchangeRateReader } from './read-models/exchange-rate.reader.js';
 import { PageReader } from './read-models/page.reader.js';
 import { PricingChangeReader } from './read-models/pricing-change.reader.js';
 import { PricingSnapshotReader } from './read-models/pricing-snapshot.reader.js';
@@ -33,6 +34,7 @@ const PROVIDERS = [
   PricingSnapshotReader,
   PricingChangeReader,
   WebhookRepository,
+  ExchangeRateReader,
 ];
 
 /** The database: connected and migrated before any other provider can use it. */

@@ -3,6 +3,7 @@ import {
   BILLING_VALUES,
   CATEGORIES,
   COMPANY_SLUG,
+  ExchangeRateBook,
   OPEN_IDENTIFIER,
   PAGE_SLUG,
   companySlugBase,
@@ -10,6 +11,7 @@ import {
   isValidVersion,
   naturalKey,
   type CompanyRecord,
+  type ExchangeRateRecord,
   type PageRecord,
   type PricingRecord,
   type ScrapeRecord,
@@ -22,6 +24,7 @@ const companies = catalogue.filter((r): r is CompanyRecord => r.type === 'compan
 const pages = catalogue.filter((r): r is PageRecord => r.type === 'page');
 const scrapes = catalogue.filter((r): r is ScrapeRecord => r.type === 'scrape');
 const pricing = catalogue.filter((r): r is PricingRecord => r.type === 'pricing');
+const rates = catalogue.filter((r): r is ExchangeRateRecord => r.type === 'exchange_rate');
 
 function pageKey(companySlug: string, pageSlug: string): string {
   return `${companySlug}/${pageSlug}`;
@@ -59,9 +62,9 @@ describe('buildDemoCatalogue', () => {
     expect(catalogue.length).toBeLessThanOrEqual(10_000);
   });
 
-  it('lists records in dependency order: companies, pages, scrapes, pricing', () => {
+  it('lists records in dependency order: companies, pages, scrapes, pricing, then rates', () => {
     const order = catalogue.map((record) =>
-      ['company', 'page', 'scrape', 'pricing'].indexOf(record.type),
+      ['company', 'page', 'scrape', 'pricing', 'exchange_rate'].indexOf(record.type),
     );
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });
@@ -183,5 +186,48 @@ describe('buildDemoCatalogue', () => {
       hasRepricedPlan(records[0], records[records.length - 1]),
     );
     expect(changed.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('prices pages in dollars, euros and pounds, each page in one currency', () => {
+    const currencies = new Map<string, Set<string>>();
+    for (const record of pricing) {
+      const page = pageKey(record.company_slug, record.page_slug);
+      for (const charge of record.plans.flatMap((plan) => plan.charges)) {
+        currencies.set(page, (currencies.get(page) ?? new Set()).add(charge.currency));
+      }
+    }
+    const pagesIn = (currency: string) =>
+      [...currencies.values()].filter((set) => set.has(currency)).length;
+    expect([...currencies.values()].every((set) => set.size === 1)).toBe(true);
+    expect(pagesIn('USD') + pagesIn('EUR') + pagesIn('GBP')).toBe(currencies.size);
+    expect(pagesIn('EUR')).toBeGreaterThanOrEqual(5);
+    expect(pagesIn('GBP')).toBeGreaterThanOrEqual(5);
+  });
+
+  it('has valid exchange rates: calendar dates, two currencies that differ, 0 < rate <= 1e6', () => {
+    expect(rates.length).toBeGreaterThan(0);
+    for (const rate of rates) {
+      expect(isValidVersion(rate.date), rate.date).toBe(true);
+      expect(rate.base).not.toBe(rate.quote);
+      expect(rate.rate).toBeGreaterThan(0);
+      expect(rate.rate).toBeLessThanOrEqual(1_000_000);
+      expect(Math.round(rate.rate * 10_000) / 10_000).toBe(rate.rate);
+    }
+  });
+
+  it('converts every price into dollars, euros and pounds at every version of the history', () => {
+    const book = new ExchangeRateBook(rates);
+    const missing = pricing.flatMap((record) =>
+      record.plans.flatMap((plan) =>
+        plan.charges.flatMap((charge) =>
+          ['USD', 'EUR', 'GBP'].flatMap((target) =>
+            book.rateFor(charge.currency, target, record.version)
+              ? []
+              : [`${charge.currency} into ${target} on ${record.version}`],
+          ),
+        ),
+      ),
+    );
+    expect(missing).toEqual([]);
   });
 });

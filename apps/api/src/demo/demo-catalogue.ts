@@ -3,6 +3,7 @@ import type {
   ChargeInput,
   CompanyRecord,
   DiscountInput,
+  ExchangeRateRecord,
   IngestRecord,
   PageRecord,
   PlanInput,
@@ -30,7 +31,7 @@ type Rng = () => number;
 type PageKind = 'primary' | 'enterprise' | 'teams' | 'api';
 type PricedKind = 'per_user' | 'flat' | 'usage';
 type ChargeKind = PricedKind | 'free' | 'contact';
-type Currency = 'USD' | 'EUR';
+type Currency = 'USD' | 'EUR' | 'GBP';
 
 interface DemoPage {
   record: PageRecord;
@@ -152,6 +153,18 @@ const PRICE_LADDERS: Record<PricedKind, readonly number[]> = {
   usage: [0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.75, 0.8, 1, 1.2, 1.5, 2],
 };
 
+/**
+ * How each other currency's dollar rate moves: its middle, how far it swings either way, and over
+ * how many months it swings there and back (a zigzag, plus a little noise each month).
+ */
+const DOLLAR_RATES: Record<
+  Exclude<Currency, 'USD'>,
+  { middle: number; swing: number; months: number }
+> = {
+  EUR: { middle: 1.1, swing: 0.05, months: 19 },
+  GBP: { middle: 1.29, swing: 0.05, months: 23 },
+};
+
 const PER_USER_METRIC = { display_name: 'per user', modality: 'user_based' };
 const API_CALL_METRIC = { display_name: 'per 1,000 API calls', modality: 'usage_based' };
 
@@ -161,7 +174,13 @@ export function buildDemoCatalogue(options: { today?: Date } = {}): IngestRecord
   const pages = COMPANIES.flatMap(([, slug, category], index) => pagesOf(slug, category, index));
   const scrapesByPage = pages.map((page) => scrapesOf(page, window));
   const pricing = pages.flatMap((page, index) => pricingOf(page, scrapesByPage[index], window));
-  return [...companies, ...pages.map((page) => page.record), ...scrapesByPage.flat(), ...pricing];
+  return [
+    ...companies,
+    ...pages.map((page) => page.record),
+    ...scrapesByPage.flat(),
+    ...pricing,
+    ...exchangeRatesOf(window),
+  ];
 }
 
 // --- randomness -------------------------------------------------------------------------------
@@ -264,8 +283,10 @@ function companyRecord(name: string, slug: string, category: Category): CompanyR
 
 function pagesOf(companySlug: string, category: Category, companyIndex: number): DemoPage[] {
   const rng = rngFor(`pages:${companySlug}`);
-  // A few European vendors price in euros on every page.
-  const currency: Currency = chance(rng, 0.15) ? 'EUR' : 'USD';
+  // A few European vendors price in euros on every page, a few British ones in pounds. One draw
+  // decides, so the draws after it (the extra pages) are what they were before pounds came in.
+  const roll = rng();
+  const currency: Currency = roll < 0.15 ? 'EUR' : roll < 0.27 ? 'GBP' : 'USD';
   const kinds: PageKind[] = ['primary', ...extraPageKinds(rng, category, companyIndex)];
   return kinds.map((kind) => ({
     record: pageRecord(companySlug, kind),
@@ -719,10 +740,59 @@ function discountsOf(
 }
 
 function money(currency: Currency, amount: number): string {
-  const symbol = currency === 'EUR' ? '€' : '$';
+  const symbol = { USD: '$', EUR: '€', GBP: '£' }[currency];
   return `${symbol}${Number.isInteger(amount) ? amount : amount.toFixed(2)}`;
 }
 
 function round2(value: number): number {
   return Math.round(value * 100) / 100;
+}
+
+// --- exchange rates ---------------------------------------------------------------------------
+
+/**
+ * Rates on the first of every month from the month the history starts in (so on or before every
+ * version) to today: euros and pounds in dollars, and euros in pounds, consistent with both.
+ * Any demo price then converts into dollars, euros or pounds at any version, directly or by the
+ * inverse rate.
+ */
+function exchangeRatesOf(window: DemoWindow): ExchangeRateRecord[] {
+  const start = new Date(window.startMs);
+  const [year, firstMonth] = [start.getUTCFullYear(), start.getUTCMonth()];
+  const rates: ExchangeRateRecord[] = [];
+  // Date.UTC carries a month past December into the next year.
+  for (let month = firstMonth; Date.UTC(year, month, 1) <= window.todayMs; month++) {
+    const date = versionOf(Date.UTC(year, month, 1));
+    const eur = dollarRate('EUR', date);
+    const gbp = dollarRate('GBP', date);
+    rates.push(
+      exchangeRate(date, 'EUR', 'USD', eur),
+      exchangeRate(date, 'GBP', 'USD', gbp),
+      exchangeRate(date, 'EUR', 'GBP', round4(eur / gbp)),
+    );
+  }
+  return rates;
+}
+
+/** What one unit of `currency` is worth in dollars on `date`, the first of a month. */
+function dollarRate(currency: Exclude<Currency, 'USD'>, date: string): number {
+  const { middle, swing, months } = DOLLAR_RATES[currency];
+  const monthNumber = Number(date.slice(0, 4)) * 12 + Number(date.slice(4, 6));
+  // A zigzag from -1 to 1 and back over `months`: plain arithmetic, the same on every machine.
+  const zigzag = Math.abs(((monthNumber % months) / months) * 4 - 2) - 1;
+  const noise = rngFor(`exchange_rate:${date}/${currency}/USD`)() - 0.5;
+  return round4(middle + swing * zigzag + noise * 0.02);
+}
+
+function exchangeRate(
+  date: string,
+  base: Currency,
+  quote: Currency,
+  rate: number,
+): ExchangeRateRecord {
+  return { type: 'exchange_rate', date, base, quote, rate };
+}
+
+function round4(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
 }

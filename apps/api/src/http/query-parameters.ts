@@ -141,3 +141,62 @@ export function sortParameter(value: QueryValue): { sort: CompanySortField; desc
   }
   return { sort: field, descending: match[1] === '-' || match[3] === 'desc' };
 }
+
+/** A currency to convert into: three letters, any case, answered upper-case; else 400. */
+export function currencyParameter(value: QueryValue): string | undefined {
+  const text = optionalText('currency', value, 20);
+  if (text === undefined) return undefined;
+  if (!/^[A-Za-z]{3}$/.test(text)) {
+    throw new ApiError(
+      400,
+      'INVALID_CURRENCY',
+      'currency must be a three-letter ISO 4217 code, such as EUR',
+      { parameter: 'currency', provided: text },
+    );
+  }
+  return text.toUpperCase();
+}
+
+/** A comma list (`a,b`): its items, empty ones dropped; undefined when absent or empty. */
+export function listParameter(
+  name: string,
+  value: QueryValue,
+  maxLength = 1000,
+): string[] | undefined {
+  const text = optionalText(name, value, maxLength);
+  const items = text
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  return items && items.length > 0 ? items : undefined;
+}
+
+/** A comma list of categories, each in any case, given in canonical spelling; else 400. */
+export function categoriesParameter(value: QueryValue): string[] | undefined {
+  return listParameter('category', value)?.map((text) => {
+    const category = CATEGORIES.find((known) => known.toLowerCase() === text.toLowerCase());
+    if (!category) {
+      throw new ApiError(400, 'INVALID_PARAMETER', `Unknown category: ${text}`, {
+        parameter: 'category',
+        provided: text,
+        valid_values: [...CATEGORIES],
+      });
+    }
+    return category;
+  });
+}
+
+/** A comma list of size bands (`1000+`, `51-200`); else 400. */
+export function employeeBandsParameter(value: QueryValue): string[] | undefined {
+  const bands = listParameter('employees', value);
+  for (const band of bands ?? []) {
+    if (employeeBandLowerBound(band) === null) {
+      throw new ApiError(400, 'INVALID_PARAMETER', `employees: ${band} is no size band`, {
+        parameter: 'employees',
+        provided: band,
+        expected: 'size bands such as 1000+ or 51-200, comma-separated (encode + as %2B)',
+      });
+    }
+  }
+  return bands;
+}

@@ -24,6 +24,7 @@ import {
   AcceptedBatchDto,
   BatchStatusDto,
   CompanyRecordDto,
+  ExchangeRateRecordDto,
   PageRecordDto,
   PricingRecordDto,
   ScrapeRecordDto,
@@ -58,6 +59,7 @@ const RECORD_DTOS = recordClasses({
   page: PageRecordDto,
   scrape: ScrapeRecordDto,
   pricing: PricingRecordDto,
+  exchange_rate: ExchangeRateRecordDto,
 });
 
 const RECORD_SCHEMA = {

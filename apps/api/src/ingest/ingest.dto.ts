@@ -7,6 +7,7 @@ import {
   type ChargeInput,
   type CompanyRecord,
   type DiscountInput,
+  type ExchangeRateRecord,
   type FieldDeclaration,
   type PageRecord,
   type PlanInput,
@@ -24,7 +25,7 @@ import { PATTERNS } from '../openapi/patterns.js';
  * (recordClasses, in the controller).
  */
 
-const { company, page, scrape, pricing } = RECORD_FIELDS;
+const { company, page, scrape, pricing, exchange_rate } = RECORD_FIELDS;
 const plan = pricing.plans.items;
 const charge = plan.charges.items;
 const discount = plan.discounts.items;
@@ -39,6 +40,11 @@ interface Keywords {
   minLength?: number;
   maxLength?: number;
   minimum?: number;
+  /**
+   * The bound itself, as OpenAPI 3.1 (this document) writes it: Nest passes the value through as
+   * given, but types it as OpenAPI 3.0's flag.
+   */
+  exclusiveMinimum?: boolean;
   maximum?: number;
   maxItems?: number;
   required?: false;
@@ -118,7 +124,13 @@ function bounds(field: FieldDeclaration): Keywords {
     case 'integer':
       return { minimum: field.minimum, maximum: field.maximum };
     case 'number':
-      return field.minimum === null ? {} : { minimum: field.minimum };
+      return {
+        ...(field.minimum === null ? {} : { minimum: field.minimum }),
+        ...(field.exclusiveMinimum === undefined
+          ? {}
+          : { exclusiveMinimum: field.exclusiveMinimum as unknown as boolean }),
+        ...(field.maximum === undefined ? {} : { maximum: field.maximum }),
+      };
     case 'list':
       return { maxItems: field.maxItems };
     default:
@@ -349,6 +361,41 @@ export class PricingRecordDto implements PricingRecord {
 
   @ApiProperty({ type: () => [PlanInputDto], ...declared(pricing.plans) })
   plans!: PlanInputDto[];
+}
+
+@ApiSchema({
+  name: 'ExchangeRateRecord',
+  description:
+    'One exchange rate: 1 base is worth rate quote on date. Natural key date + base + quote; ' +
+    'base and quote must differ.',
+})
+export class ExchangeRateRecordDto implements ExchangeRateRecord {
+  @ApiProperty({ enum: ['exchange_rate'] })
+  type!: 'exchange_rate';
+
+  @ApiProperty({
+    ...declared(exchange_rate.date),
+    description: 'YYYYMMDD, a real calendar date: the day of the rate',
+    example: '20251016',
+  })
+  date!: string;
+
+  @ApiProperty({ ...declared(exchange_rate.base), example: 'EUR' })
+  base!: string;
+
+  @ApiProperty({
+    ...declared(exchange_rate.quote),
+    description: 'Another currency than base',
+    example: 'USD',
+  })
+  quote!: string;
+
+  @ApiProperty({
+    ...declared(exchange_rate.rate),
+    description: 'How many quote one base is worth: above 0, at most 1,000,000',
+    example: 1.0842,
+  })
+  rate!: number;
 }
 
 @ApiSchema({ name: 'AcceptedBatch', description: 'The batch is durably queued.' })

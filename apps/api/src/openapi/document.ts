@@ -53,6 +53,10 @@ const TAGS: [string, string][] = [
   ['Pages', 'Pricing page references'],
   ['Files', 'Historical scrape files, by version or period'],
   ['Pricing', 'Structured pricing extracted from a scrape'],
+  [
+    'Pricing analytics',
+    'Across pages: plan search, benchmarks and export, on comparable monthly prices',
+  ],
   ['Webhooks', 'Pricing changes pushed to a URL of yours, signed (a plan with webhooks)'],
   ['Usage', "The caller's plan, hourly window and credits (free)"],
   ['Ingestion', 'What scraper pipelines call (a key with the ingest scope; no credit)'],

@@ -1,4 +1,4 @@
-import type { ApiParamOptions } from '@nestjs/swagger';
+import type { ApiParamOptions, ApiQueryOptions } from '@nestjs/swagger';
 import { PATTERNS } from './patterns.js';
 
 /**
@@ -71,3 +71,19 @@ export const COMPANY_SLUG_PARAMETER = pathParameter(
 export function idParameter(description: string, example: string): ApiParamOptions {
   return pathParameter('id', description, PATTERNS.uuid, example);
 }
+
+/**
+ * `currency=` of the routes that convert (pricing, series, plans, benchmarks, export). No
+ * example here: the pricing route's would be sent with version's (Dredd sends every example),
+ * and a converted answer has no ETag. The other routes add one.
+ */
+export const CURRENCY_PARAMETER = {
+  name: 'currency',
+  required: false,
+  type: String,
+  pattern: '^[A-Za-z]{3}$',
+  description:
+    "Convert each charge's monthly equivalent into this currency (three letters, any case) " +
+    'at the exchange rate of the latest date on or before its version: each charge then ' +
+    'carries converted (null without a rate)',
+} satisfies ApiQueryOptions;

@@ -1,6 +1,13 @@
 import { Controller, Get, Header, Param, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { isPeriodClosed, parsePeriod, parseVersion } from '#app/domain';
+import {
+  isPeriodClosed,
+  isSeriesStep,
+  parsePeriod,
+  parseVersion,
+  SERIES_STEPS,
+  utcDate,
+} from '#app/domain';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
@@ -8,12 +15,17 @@ import { ApiError } from '../errors/api-error.js';
 import { ImmutableReadCache, JSON_CONTENT_TYPE } from '../http/immutable-read.cache.js';
 import { markImmutable } from '../http/immutable-response.js';
 import { calendarDateOrThrow, periodOrThrow } from '../http/period-parameter.js';
-import { optionalText, type QueryValue } from '../http/query-parameters.js';
+import { currencyParameter, optionalText, type QueryValue } from '../http/query-parameters.js';
 import { ApiCacheableOk, ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
-import { EXAMPLES, PAGE_SLUG_PARAMETER } from '../openapi/parameters.js';
+import { CURRENCY_PARAMETER, EXAMPLES, PAGE_SLUG_PARAMETER } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
-import { PricingDiffDto, PricingDocumentDto, PricingVersionsDto } from './pricing.dto.js';
+import {
+  PricingDiffDto,
+  PricingDocumentDto,
+  PricingSeriesDto,
+  PricingVersionsDto,
+} from './pricing.dto.js';
 import { PRICING_ERROR_EXAMPLES } from './pricing.examples.js';
 import { PricingQueries } from './pricing.queries.js';
 
@@ -75,6 +87,7 @@ export class PricingController {
       'A calendar date YYYYMMDD: the latest extraction on or before it (the pricing as it stood ' +
       'that day), such as 20250201; not with version or period',
   })
+  @ApiQuery(CURRENCY_PARAMETER)
   @ApiCacheableOk(PricingDocumentDto, 'The pricing structure')
   @ApiErrorResponses('coded', [400, 401, 403, 404, 500], PRICING_ERROR_EXAMPLES.one)
   async one(
@@ -82,6 +95,7 @@ export class PricingController {
     @Query('version') versionValue: QueryValue,
     @Query('period') periodValue: QueryValue,
     @Query('as_of') asOfValue: QueryValue,
+    @Query('currency') currencyValue: QueryValue,
     @Req() request: FastifyRequest,
   ): Promise<string | Buffer> {
     const version = optionalText('version', versionValue, 20);
@@ -98,12 +112,15 @@ export class PricingController {
           : 'Give as_of alone, not with version or period';
       throw new ApiError(400, 'CONFLICTING_PARAMETERS', message, { provided });
     }
+    const currency = currencyParameter(currencyValue);
     if (asOf !== undefined) {
       // Not kept: a late extraction of an earlier day may still change the answer.
-      return this.pricing.documentAsOf(slug, calendarDateOrThrow('as_of', asOf));
+      return this.pricing.documentAsOf(slug, calendarDateOrThrow('as_of', asOf), currency);
     }
     if (version !== undefined) {
       periodOrThrow(parseVersion(version), version);
+      // Not kept either when converted: a rate pushed later for an earlier day changes it.
+      if (currency !== undefined) return this.pricing.documentOfVersion(slug, version, currency);
       const answer = await this.immutableReads.remember(`pricing ${slug} ${version}`, async () => ({
         json: await this.pricing.documentOfVersion(slug, version),
         final: true,
@@ -119,8 +136,8 @@ export class PricingController {
         : { text: periodText, period: periodOrThrow(parsePeriod(periodText), periodText) };
     if (asked) {
       const { text, period } = asked;
-      const load = () => this.pricing.documentInPeriod(slug, text, period);
-      if (!isPeriodClosed(period, new Date())) return load();
+      const load = () => this.pricing.documentInPeriod(slug, text, period, currency);
+      if (currency !== undefined || !isPeriodClosed(period, new Date())) return load();
       // An ended period's extraction is as settled as a version's: kept, first reads shared.
       const answer = await this.immutableReads.remember(
         `pricing ${slug} period ${text}`,
@@ -132,7 +149,7 @@ export class PricingController {
       markImmutable(request, answer);
       return answer.body;
     }
-    return this.pricing.latestDocument(slug);
+    return this.pricing.latestDocument(slug, currency);
   }
 
   @Get(':slug/versions')
@@ -149,6 +166,78 @@ export class PricingController {
   @ApiErrorResponses('coded', [400, 401, 403, 404, 500], PRICING_ERROR_EXAMPLES.versions)
   versions(@Param('slug') slug: string) {
     return this.pricing.versions(slug);
+  }
+
+  @Get(':slug/series')
+  @ApiOperation({
+    operationId: 'getPricingSeries',
+    summary: 'The pricing of one page at each step of a range',
+    description:
+      'One point per step, from the step that contains from to the step that contains to, ' +
+      'oldest first (ISO weeks start on Monday; months and quarters on their first day): the ' +
+      "latest extraction on or before the point's date (version null and no plans before the " +
+      'first). At most 520 points. With currency, each charge also carries converted.',
+  })
+  @ApiParam(PAGE_SLUG_PARAMETER)
+  @ApiQuery({
+    name: 'step',
+    required: false,
+    enum: SERIES_STEPS,
+    description: 'The step between points; default month',
+    example: 'month',
+  })
+  @ApiQuery({
+    name: 'from',
+    required: false,
+    type: String,
+    pattern: PATTERNS.version,
+    description: "YYYYMMDD; default the page's first extraction (or to, when that is later)",
+    example: EXAMPLES.version,
+  })
+  @ApiQuery({
+    name: 'to',
+    required: false,
+    type: String,
+    pattern: PATTERNS.version,
+    description: 'YYYYMMDD; default today (UTC)',
+    example: EXAMPLES.laterVersion,
+  })
+  @ApiQuery({ ...CURRENCY_PARAMETER, example: 'EUR' })
+  @ApiOkResponse({ type: PricingSeriesDto, description: 'The points, oldest first' })
+  @ApiErrorResponses('coded', [400, 401, 403, 404, 500], PRICING_ERROR_EXAMPLES.series)
+  series(
+    @Param('slug') slug: string,
+    @Query('step') stepValue: QueryValue,
+    @Query('from') fromValue: QueryValue,
+    @Query('to') toValue: QueryValue,
+    @Query('currency') currencyValue: QueryValue,
+  ) {
+    const step = optionalText('step', stepValue, 20) ?? 'month';
+    if (!isSeriesStep(step)) {
+      throw new ApiError(
+        400,
+        'INVALID_PARAMETER',
+        `step must be one of ${SERIES_STEPS.join(', ')}`,
+        {
+          parameter: 'step',
+          provided: step,
+          valid_values: [...SERIES_STEPS],
+        },
+      );
+    }
+    const dateOf = (name: string, value: QueryValue) => {
+      const text = optionalText(name, value, 20);
+      return text === undefined ? undefined : calendarDateOrThrow(name, text);
+    };
+    const from = dateOf('from', fromValue);
+    const to = dateOf('to', toValue) ?? utcDate(new Date());
+    if (from !== undefined && from > to) {
+      throw new ApiError(400, 'INVALID_RANGE', `from (${from}) is after to (${to})`, {
+        provided: { from, to },
+      });
+    }
+    const currency = currencyParameter(currencyValue);
+    return this.pricing.series(slug, { step, from, to, currency });
   }
 
   @Get(':slug/diff')

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { BILLING_VALUES, PRICING_CHANGE_TYPES } from '#app/domain';
+import { BILLING_VALUES, PRICING_CHANGE_TYPES, SERIES_STEPS } from '#app/domain';
 import { ANY_JSON_VALUE } from '../openapi/any-json-value.js';
 import { PATTERNS } from '../openapi/patterns.js';
 
@@ -8,6 +8,24 @@ import { PATTERNS } from '../openapi/patterns.js';
  * field present (null rather than missing). Every id is a UUID that stays the same when the read
  * models are rebuilt.
  */
+
+/** `currency` of an answer given `currency=`. */
+const CONVERTED_INTO = {
+  pattern: PATTERNS.currency,
+  required: false,
+  description: 'Only when currency is given: the currency charges were converted into',
+  example: 'EUR',
+} as const;
+
+/** `unconverted` of an answer given `currency=`: what it counts. */
+const UNCONVERTED = (counts: string) =>
+  ({
+    type: 'integer',
+    minimum: 0,
+    required: false,
+    description: `Only when currency is given: ${counts} (converted null)`,
+    example: 0,
+  }) as const;
 
 const OPEN_VOCABULARY =
   'An open vocabulary: any lower-case identifier, stored as the pipeline sent it.';
@@ -107,6 +125,53 @@ export class ChargeDto {
     example: null,
   })
   overage_info!: unknown;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      'What the charge costs per month, in its own currency: price for monthly billings, price / 12 for annual_recurring_billed_yearly, 0 for freemium; null for one_time, pricing_not_disclosed, any other billing and a missing price. Rounded to 4 decimals',
+    example: 10,
+  })
+  monthly_equivalent!: number | null;
+
+  @ApiProperty({
+    type: () => ConvertedFigureDto,
+    nullable: true,
+    required: false,
+    description:
+      'Only when currency is given: the monthly equivalent in that currency, or null when the charge has no monthly equivalent or no exchange rate applies',
+  })
+  converted?: ConvertedFigureDto | null;
+}
+
+@ApiSchema({
+  name: 'ConvertedFigure',
+  description: "A charge's monthly equivalent converted into the currency asked for.",
+})
+export class ConvertedFigureDto {
+  @ApiProperty({ pattern: PATTERNS.currency, example: 'EUR' })
+  currency!: string;
+
+  @ApiProperty({ description: 'Rounded to 4 decimals, computed unrounded', example: 9.2234 })
+  monthly_equivalent!: number;
+
+  @ApiProperty({
+    description:
+      "The multiplier applied: the exchange record's rate, or 1 / rate when only the inverse pair has one; 1 when the charge is already in the currency",
+    example: 0.922339,
+  })
+  rate!: number;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    pattern: PATTERNS.version,
+    description:
+      "The date of the exchange record used (the latest on or before the charge's version); null when nothing was converted",
+    example: '20251013',
+  })
+  rate_date!: string | null;
 }
 
 @ApiSchema({ name: 'Discount' })
@@ -208,6 +273,12 @@ export class PricingDocumentDto {
 
   @ApiProperty({ type: () => [PlanDto] })
   plans!: PlanDto[];
+
+  @ApiProperty(CONVERTED_INTO)
+  currency?: string;
+
+  @ApiProperty(UNCONVERTED('how many charges have a monthly equivalent but no exchange rate'))
+  unconverted?: number;
 }
 
 /** The pricing page an answer is about; its fields lead the answers that carry them. */
@@ -338,4 +409,114 @@ export class PricingDiffDto extends PageRefDto {
 
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Length of changes', example: 1 })
   count!: number;
+}
+
+@ApiSchema({ name: 'SeriesCharge', description: 'A charge as a series point gives it.' })
+export class SeriesChargeDto {
+  @ApiProperty({ example: 'Plus monthly' })
+  display_name!: string;
+
+  @ApiProperty({ pattern: PATTERNS.identifier, example: 'monthly_recurring_billed_monthly' })
+  billing!: string;
+
+  @ApiProperty({ pattern: PATTERNS.currency, example: 'USD' })
+  currency!: string;
+
+  @ApiProperty({ type: Number, nullable: true, example: 10 })
+  price!: number | null;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'As on a Charge of the pricing document',
+    example: 10,
+  })
+  monthly_equivalent!: number | null;
+
+  @ApiProperty({
+    type: () => ConvertedFigureDto,
+    nullable: true,
+    required: false,
+    description: 'Only when currency is given, as on a Charge of the pricing document',
+  })
+  converted?: ConvertedFigureDto | null;
+}
+
+@ApiSchema({ name: 'SeriesPlan' })
+export class SeriesPlanDto {
+  @ApiProperty({ example: 'plus' })
+  internal_name!: string;
+
+  @ApiProperty({ example: 'Plus' })
+  display_name!: string;
+
+  @ApiProperty({ example: false })
+  add_on!: boolean;
+
+  @ApiProperty({ type: () => [SeriesChargeDto] })
+  charges!: SeriesChargeDto[];
+}
+
+@ApiSchema({ name: 'SeriesPoint' })
+export class SeriesPointDto {
+  @ApiProperty({
+    pattern: PATTERNS.version,
+    description: 'The first day of the step (a Monday for weeks)',
+    example: '20250101',
+  })
+  date!: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    pattern: PATTERNS.version,
+    description: 'The latest extraction on or before date; null when there is none yet',
+    example: '20241230',
+  })
+  version!: string | null;
+
+  @ApiProperty({
+    type: () => [SeriesPlanDto],
+    description: "The extraction's plans in its order; empty when version is null",
+  })
+  plans!: SeriesPlanDto[];
+}
+
+@ApiSchema({
+  name: 'PricingSeries',
+  description: 'The pricing in force at the start of each step of a range.',
+})
+export class PricingSeriesDto {
+  @ApiProperty({ description: 'The composite slug of the page', example: 'acmechat' })
+  slug!: string;
+
+  @ApiProperty({ enum: SERIES_STEPS, example: 'month' })
+  step!: string;
+
+  @ApiProperty({
+    pattern: PATTERNS.version,
+    description: 'The range asked for, defaults filled in (not the first point)',
+    example: '20250104',
+  })
+  from!: string;
+
+  @ApiProperty({
+    pattern: PATTERNS.version,
+    description: 'The range asked for, defaults filled in (not the last point)',
+    example: '20250430',
+  })
+  to!: string;
+
+  @ApiProperty(CONVERTED_INTO)
+  currency?: string;
+
+  @ApiProperty(
+    UNCONVERTED(
+      'how many charges have a monthly equivalent but no exchange rate, summed over the points',
+    ),
+  )
+  unconverted?: number;
+
+  @ApiProperty({ type: () => [SeriesPointDto], description: 'Oldest first, at most 520' })
+  points!: SeriesPointDto[];
 }

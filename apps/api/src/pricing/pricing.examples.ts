@@ -43,6 +43,26 @@ const PAGE_REQUIRED_EXAMPLE = {
   },
 };
 
+/** An as_of that is no calendar date: the 400 of every route that takes one. */
+export const AS_OF_EXAMPLE = {
+  summary: 'as_of not a calendar date',
+  value: {
+    error: 'as_of must be a real date in YYYYMMDD form',
+    code: 'INVALID_DATE',
+    details: { parameter: 'as_of', provided: '20250230' },
+  },
+};
+
+/** A currency that is no three-letter code: the 400 of every route that converts. */
+export const INVALID_CURRENCY_EXAMPLE = {
+  summary: 'currency not a three-letter code',
+  value: {
+    error: 'currency must be a three-letter ISO 4217 code, such as EUR',
+    code: 'INVALID_CURRENCY',
+    details: { parameter: 'currency', provided: 'EURO' },
+  },
+};
+
 /** The error examples of each PricingController route, by method name. */
 export const PRICING_ERROR_EXAMPLES = {
   one: {
@@ -56,14 +76,8 @@ export const PRICING_ERROR_EXAMPLES = {
         },
       },
       version: INVALID_VERSION_EXAMPLE,
-      asOf: {
-        summary: 'as_of not a calendar date',
-        value: {
-          error: 'as_of must be a real date in YYYYMMDD form',
-          code: 'INVALID_DATE',
-          details: { parameter: 'as_of', provided: '20250230' },
-        },
-      },
+      asOf: AS_OF_EXAMPLE,
+      currency: INVALID_CURRENCY_EXAMPLE,
     },
     404: {
       notFound: UNKNOWN_SLUG_EXAMPLE,
@@ -103,5 +117,52 @@ export const PRICING_ERROR_EXAMPLES = {
       pageRequired: PAGE_REQUIRED_EXAMPLE,
     },
     404: { notFound: UNKNOWN_SLUG_EXAMPLE, versionNotFound: VERSION_NOT_FOUND_EXAMPLE },
+  },
+  series: {
+    400: {
+      range: {
+        summary: 'from after to',
+        value: {
+          error: 'from (20250301) is after to (20250101)',
+          code: 'INVALID_RANGE',
+          details: { provided: { from: '20250301', to: '20250101' } },
+        },
+      },
+      tooLarge: {
+        summary: 'More than 520 points',
+        value: {
+          error:
+            'From 20000101 to 20251231 by week is more than 520 points: take a longer step or a shorter range',
+          code: 'RANGE_TOO_LARGE',
+          details: {
+            provided: { from: '20000101', to: '20251231', step: 'week' },
+            max_points: 520,
+          },
+        },
+      },
+      step: {
+        summary: 'Unknown step',
+        value: {
+          error: 'step must be one of week, month, quarter',
+          code: 'INVALID_PARAMETER',
+          details: {
+            parameter: 'step',
+            provided: 'day',
+            valid_values: ['week', 'month', 'quarter'],
+          },
+        },
+      },
+      date: {
+        summary: 'from not a calendar date',
+        value: {
+          error: 'from must be a real date in YYYYMMDD form',
+          code: 'INVALID_DATE',
+          details: { parameter: 'from', provided: '20250230' },
+        },
+      },
+      currency: INVALID_CURRENCY_EXAMPLE,
+      pageRequired: PAGE_REQUIRED_EXAMPLE,
+    },
+    404: { notFound: UNKNOWN_SLUG_EXAMPLE },
   },
 } satisfies Record<string, ErrorExamples>;

@@ -1,30 +1,41 @@
 import { Injectable } from '@nestjs/common';
-import { diffPricing, type Period, type PricingDocument } from '#app/domain';
+import {
+  diffPricing,
+  MAX_SERIES_POINTS,
+  priceDocument,
+  seriesDates,
+  type Period,
+  type PricingDocument,
+  type SeriesStep,
+} from '#app/domain';
 import { PricingSnapshotReader, type PricingPageEntity } from '#app/persistence';
 import { SlugResolver } from '../catalogue/slug-resolver.js';
+import { ConversionTargets } from '../currency/conversion-targets.js';
 import { ApiError } from '../errors/api-error.js';
 
 /**
- * The reads of the pricing routes. Documents are stored as the JSON text the interface returns,
- * so they come back as text, never parsed and written again.
+ * The reads of the pricing routes. Documents are stored as the extraction gave them; each is
+ * answered with its charges' monthly equivalents, derived when read so that no stored document
+ * has to be rewritten when the derivation changes.
  */
 @Injectable()
 export class PricingQueries {
   constructor(
     private readonly snapshots: PricingSnapshotReader,
     private readonly slugs: SlugResolver,
+    private readonly conversions: ConversionTargets,
   ) {}
 
   /** The document extracted from the scrape of `version`, or the 404 that lists the versions. */
-  async documentOfVersion(slug: string, version: string): Promise<string> {
+  async documentOfVersion(slug: string, version: string, currency?: string): Promise<string> {
     const page = await this.pageOf(slug);
     const snapshot = await this.snapshots.find(page.id, version);
     if (!snapshot) throw await this.versionNotFound(slug, page, version);
-    return snapshot.document;
+    return this.answer(snapshot.document, currency);
   }
 
   /** The document of the latest extraction on or before `date`, or the 404 that lists them. */
-  async documentAsOf(slug: string, date: string): Promise<string> {
+  async documentAsOf(slug: string, date: string, currency?: string): Promise<string> {
     const page = await this.pageOf(slug);
     const snapshot = await this.snapshots.latestOnOrBefore(page.id, date);
     if (!snapshot) {
@@ -35,22 +46,27 @@ export class PricingQueries {
         `No pricing extraction of ${slug} on or before ${date}`,
       );
     }
-    return snapshot.document;
+    return this.answer(snapshot.document, currency);
   }
 
   /** The latest extraction's document. */
-  async latestDocument(slug: string): Promise<string> {
+  async latestDocument(slug: string, currency?: string): Promise<string> {
     const page = await this.pageOf(slug);
     const latest = await this.snapshots.latest(page.id);
     if (!latest) throw await this.versionNotFound(slug, page, null);
-    return latest.document;
+    return this.answer(latest.document, currency);
   }
 
   /** The document of the earliest extraction in the period, or the 404 that says there is none. */
-  async documentInPeriod(slug: string, text: string, period: Period): Promise<string> {
+  async documentInPeriod(
+    slug: string,
+    text: string,
+    period: Period,
+    currency?: string,
+  ): Promise<string> {
     const page = await this.pageOf(slug);
     const snapshot = await this.snapshots.earliestInRange(page.id, period.start, period.end);
-    if (snapshot) return snapshot.document;
+    if (snapshot) return this.answer(snapshot.document, currency);
     const latest = await this.snapshots.latest(page.id);
     throw new ApiError(404, 'PERIOD_NOT_FOUND', `No pricing extraction of ${slug} in ${text}`, {
       slug,
@@ -61,6 +77,76 @@ export class PricingQueries {
         ? `The latest extraction is ${latest.version}: GET /v1/api/pricing/${slug}?version=${latest.version}`
         : 'This page has no pricing extraction yet',
     });
+  }
+
+  /**
+   * The pricing in force at the start of each step (PricingSeriesDto). `from` defaults to the
+   * first extraction (or `to`, when there is none on or before it).
+   */
+  async series(
+    slug: string,
+    asked: { step: SeriesStep; from?: string; to: string; currency?: string },
+  ) {
+    const { step, to, currency } = asked;
+    const page = await this.pageOf(slug);
+    const versions = await this.snapshots.versions(page.id);
+    const first = versions[0];
+    const from = asked.from ?? (first !== undefined && first < to ? first : to);
+    const dates = seriesDates(step, from, to);
+    if (!dates) {
+      throw new ApiError(
+        400,
+        'RANGE_TOO_LARGE',
+        `From ${from} to ${to} by ${step} is more than ${MAX_SERIES_POINTS} points: take a longer step or a shorter range`,
+        { provided: { from, to, step }, max_points: MAX_SERIES_POINTS },
+      );
+    }
+    // Both lists are ascending: the version in force moves forward with the dates.
+    let next = 0;
+    const inForce = dates.map((date) => {
+      while (next < versions.length && versions[next]! <= date) next++;
+      return next === 0 ? null : versions[next - 1]!;
+    });
+    const wanted = [...new Set(inForce.filter((version) => version !== null))];
+    const stored = (await this.snapshots.ofVersions(page.id, wanted)).map(
+      (snapshot) => JSON.parse(snapshot.document) as PricingDocument,
+    );
+    const target =
+      currency === undefined ? undefined : await this.conversions.forDocuments(currency, stored);
+    const documents = new Map(
+      stored.map((document) => [document.version, priceDocument(document, target)] as const),
+    );
+    let unconverted = 0;
+    const points = dates.map((date, index) => {
+      const priced = documents.get(inForce[index]!);
+      if (!priced) return { date, version: null, plans: [] };
+      unconverted += priced.unconverted;
+      return {
+        date,
+        version: priced.document.version,
+        plans: priced.document.plans.map((plan) => ({
+          internal_name: plan.internal_name,
+          display_name: plan.display_name,
+          add_on: plan.add_on,
+          charges: plan.charges.map((charge) => ({
+            display_name: charge.display_name,
+            billing: charge.billing,
+            currency: charge.currency,
+            price: charge.price,
+            monthly_equivalent: charge.monthly_equivalent,
+            ...(target ? { converted: charge.converted } : {}),
+          })),
+        })),
+      };
+    });
+    return {
+      slug: page.compositeSlug,
+      step,
+      from,
+      to,
+      ...(target ? { currency: target.currency, unconverted } : {}),
+      points,
+    };
   }
 
   /** Every version with an extraction, oldest first (PricingVersionsDto). */
@@ -99,6 +185,18 @@ export class PricingQueries {
       changes,
       count: changes.length,
     });
+  }
+
+  /**
+   * A stored document's JSON text as the pricing route answers it (priceDocument): with
+   * `currency`, converted, and carrying `currency` and `unconverted`.
+   */
+  private async answer(stored: string, currency: string | undefined): Promise<string> {
+    const document = JSON.parse(stored) as PricingDocument;
+    if (currency === undefined) return JSON.stringify(priceDocument(document).document);
+    const target = await this.conversions.forDocuments(currency, [document]);
+    const { document: priced, unconverted } = priceDocument(document, target);
+    return JSON.stringify({ ...priced, currency, unconverted });
   }
 
   private async pageOf(slug: string): Promise<PricingPageEntity> {

@@ -12,6 +12,7 @@ import {
   DependencyMissingError,
   ExtractPricing,
   RecordConflictError,
+  RecordExchangeRate,
   RegisterCompany,
   RegisterPricingPage,
   type CommandOrigin,
@@ -31,6 +32,8 @@ export function commandFor(record: IngestRecord, origin: CommandOrigin) {
       return new CaptureScrape(record, origin);
     case 'pricing':
       return new ExtractPricing(record, origin);
+    case 'exchange_rate':
+      return new RecordExchangeRate(record, origin);
     default:
       return record satisfies never;
   }

@@ -42,8 +42,9 @@ export function firstEventOf(
 }
 
 /**
- * An immutable record (page, scrape, extraction) whose stream already exists: the same content
- * is a duplicate; other content is a conflict that names both versions, and the first stays.
+ * An immutable record (page, scrape, extraction, exchange rate) whose stream already exists: the
+ * same content is a duplicate; other content is a conflict that names both versions, and the
+ * first stays.
  */
 export function duplicateOrConflict(record: IngestRecord, existing: DecodedEvent): 'duplicate' {
   const incoming = recordContentHash(record);

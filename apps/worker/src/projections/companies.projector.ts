@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   CompanyProfileChanged,
   CompanyRegistered,
+  ExchangeRateRecorded,
   PricingExtracted,
   PricingPageRegistered,
   ScrapeCaptured,
@@ -55,6 +56,7 @@ export class CompaniesProjector implements Projector {
         case PricingPageRegistered.TYPE:
         case ScrapeCaptured.TYPE:
         case PricingExtracted.TYPE:
+        case ExchangeRateRecorded.TYPE:
           break;
         default:
           unhandledEvent(event);

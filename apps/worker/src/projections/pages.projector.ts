@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   CompanyProfileChanged,
   CompanyRegistered,
+  ExchangeRateRecorded,
   PricingExtracted,
   PricingPageRegistered,
   ScrapeCaptured,
@@ -37,6 +38,7 @@ export class PagesProjector implements Projector {
         case CompanyProfileChanged.TYPE:
         case ScrapeCaptured.TYPE:
         case PricingExtracted.TYPE:
+        case ExchangeRateRecorded.TYPE:
           break;
         default:
           unhandledEvent(event);

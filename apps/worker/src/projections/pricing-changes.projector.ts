@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   CompanyProfileChanged,
   CompanyRegistered,
+  ExchangeRateRecorded,
   PricingExtracted,
   PricingPageRegistered,
   ScrapeCaptured,
@@ -58,6 +59,7 @@ export class PricingChangesProjector implements Projector {
         case CompanyProfileChanged.TYPE:
         case PricingPageRegistered.TYPE:
         case ScrapeCaptured.TYPE:
+        case ExchangeRateRecorded.TYPE:
           break;
         default:
           unhandledEvent(event);

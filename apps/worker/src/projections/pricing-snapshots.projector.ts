@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   CompanyProfileChanged,
   CompanyRegistered,
+  ExchangeRateRecorded,
   PricingExtracted,
   PricingPageRegistered,
   ScrapeCaptured,
@@ -52,6 +53,7 @@ export class PricingSnapshotsProjector implements Projector {
         case CompanyProfileChanged.TYPE:
         case PricingPageRegistered.TYPE:
         case ScrapeCaptured.TYPE:
+        case ExchangeRateRecorded.TYPE:
           break;
         default:
           unhandledEvent(event);

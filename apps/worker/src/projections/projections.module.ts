@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CompaniesProjector } from './companies.projector.js';
+import { ExchangeRatesProjector } from './exchange-rates.projector.js';
 import { PagesProjector } from './pages.projector.js';
 import { PricingChangesProjector } from './pricing-changes.projector.js';
 import { PricingSnapshotsProjector } from './pricing-snapshots.projector.js';
@@ -13,6 +14,7 @@ const PROJECTOR_CLASSES = [
   ScrapeFilesProjector,
   PricingSnapshotsProjector,
   PricingChangesProjector,
+  ExchangeRatesProjector,
 ];
 
 /** The projectors and the runner that moves them; the worker schedules it, the CLI rebuilds. */

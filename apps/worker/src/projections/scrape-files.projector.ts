@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   CompanyProfileChanged,
   CompanyRegistered,
+  ExchangeRateRecorded,
   PricingExtracted,
   PricingPageRegistered,
   ScrapeCaptured,
@@ -47,6 +48,7 @@ export class ScrapeFilesProjector implements Projector {
         case CompanyProfileChanged.TYPE:
         case PricingPageRegistered.TYPE:
         case PricingExtracted.TYPE:
+        case ExchangeRateRecorded.TYPE:
           break;
         default:
           unhandledEvent(event);

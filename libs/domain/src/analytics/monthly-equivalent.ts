@@ -20,5 +20,7 @@ export function monthlyEquivalent(billing: string, price: number | null): number
 
 /** Money figures are computed unrounded and rounded once, to 4 decimals, when written. */
 export function roundMoney(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
+  const scaled = Math.round(value * 10_000);
+  // Past 2^53 a double holds no fourth decimal to round (and × 10,000 may overflow).
+  return Number.isSafeInteger(scaled) ? scaled / 10_000 : value;
 }

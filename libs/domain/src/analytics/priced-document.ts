@@ -42,7 +42,10 @@ export function convertMonthly(
   if (monthly === null) return null;
   const applied = target.rates.rateFor(charge.currency, target.currency, version);
   if (!applied) return null;
-  return { currency: target.currency, monthly_equivalent: monthly * applied.rate, ...applied };
+  const converted = monthly * applied.rate;
+  // A price near the largest double times a large rate overflows: no figure, as without a rate.
+  if (!Number.isFinite(converted)) return null;
+  return { currency: target.currency, monthly_equivalent: converted, ...applied };
 }
 
 /**

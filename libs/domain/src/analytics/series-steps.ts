@@ -19,7 +19,8 @@ function toDate(yyyymmdd: string): Date {
   );
 }
 
-function toText(date: Date): string {
+/** A moment's UTC calendar date as YYYYMMDD (today's, for the date parameters' defaults). */
+export function utcDate(date: Date): string {
   return date.toISOString().slice(0, 10).replaceAll('-', '');
 }
 
@@ -28,18 +29,18 @@ export function stepStart(step: SeriesStep, date: string): string {
   const day = toDate(date);
   if (step === 'week') {
     const sinceMonday = (day.getUTCDay() + 6) % 7;
-    return toText(new Date(day.getTime() - sinceMonday * 86_400_000));
+    return utcDate(new Date(day.getTime() - sinceMonday * 86_400_000));
   }
   const month = day.getUTCMonth();
   const firstMonth = step === 'quarter' ? month - (month % 3) : month;
-  return toText(new Date(Date.UTC(day.getUTCFullYear(), firstMonth, 1)));
+  return utcDate(new Date(Date.UTC(day.getUTCFullYear(), firstMonth, 1)));
 }
 
 function nextStep(step: SeriesStep, start: string): string {
   const day = toDate(start);
-  if (step === 'week') return toText(new Date(day.getTime() + 7 * 86_400_000));
+  if (step === 'week') return utcDate(new Date(day.getTime() + 7 * 86_400_000));
   const months = step === 'quarter' ? 3 : 1;
-  return toText(new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + months, 1)));
+  return utcDate(new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + months, 1)));
 }
 
 /**

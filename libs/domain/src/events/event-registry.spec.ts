@@ -18,8 +18,10 @@ import { ScrapeCaptured } from './scrape-captured.event.js';
  * Rows of the events table exactly as the code of 0b96995 wrote them (SQLite): a company
  * registered and its profile changed, two pages, two scrapes (one with every nullable field
  * null), two extractions (one with an optional field left out, a free-form value and a charge
- * without a metric), ingested through the API and the worker. Never edit them: they stand for
- * the logs in service, which decodeEvent must read for as long as they exist.
+ * without a metric), ingested through the API and the worker; then an exchange rate, as the code
+ * that introduced the type wrote it (numbered after them). Never edit them: they stand for the
+ * logs in service, which decodeEvent must read for as long as they exist. A new event type adds
+ * its row.
  */
 interface StoredRow {
   seq: number;
@@ -155,6 +157,10 @@ const DECODED_PAYLOADS: { [T in EventType]: { seq: number; payload: EventPayload
       ],
     },
   },
+  'exchange-rate.recorded.v1': {
+    seq: 9,
+    payload: { date: '20250105', base: 'EUR', quote: 'USD', rate: 1.0842 },
+  },
 };
 
 /**
@@ -167,6 +173,7 @@ const CARRIES: { [T in EventType]: { record: RecordType; except?: string } } = {
   'pricing-page.registered.v1': { record: 'page' },
   'scrape.captured.v1': { record: 'scrape' },
   'pricing.extracted.v1': { record: 'pricing', except: 'scraper' },
+  'exchange-rate.recorded.v1': { record: 'exchange_rate' },
 };
 
 /** The declared fields `value` lacks or holds null against its declaration, at any depth. */
@@ -220,7 +227,7 @@ describe('decodeEvent', () => {
   });
 
   it('tells the types apart, so a payload needs no cast', () => {
-    const urls = STORED_V1.map(recorded)
+    const told = STORED_V1.map(recorded)
       .map(decodeEvent)
       .map((event: DecodedEvent) => {
         switch (event.type) {
@@ -233,9 +240,11 @@ describe('decodeEvent', () => {
             return event.payload.page_url;
           case 'pricing.extracted.v1':
             return event.payload.scrape.page_url;
+          case 'exchange-rate.recorded.v1':
+            return `${event.payload.base}/${event.payload.quote}`;
         }
       });
-    expect(urls).toEqual([
+    expect(told).toEqual([
       'https://acme.io',
       'https://acme.io/pricing',
       'https://acme.io/pricing/team',
@@ -244,6 +253,7 @@ describe('decodeEvent', () => {
       'https://acme.io',
       'https://acme.io/pricing',
       'https://acme.io/pricing',
+      'EUR/USD',
     ]);
   });
 

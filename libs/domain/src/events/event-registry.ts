@@ -2,6 +2,7 @@ import { UndecodableEventError } from '../errors/undecodable-event.error.js';
 import { CompanyProfileChanged } from './company-profile-changed.event.js';
 import { CompanyRegistered } from './company-registered.event.js';
 import type { RecordedEvent } from './domain-event.js';
+import { ExchangeRateRecorded } from './exchange-rate-recorded.event.js';
 import { PricingExtracted } from './pricing-extracted.event.js';
 import { PricingPageRegistered } from './pricing-page-registered.event.js';
 import { ScrapeCaptured } from './scrape-captured.event.js';
@@ -18,6 +19,7 @@ export const EVENT_CLASSES = {
   [PricingPageRegistered.TYPE]: PricingPageRegistered,
   [ScrapeCaptured.TYPE]: ScrapeCaptured,
   [PricingExtracted.TYPE]: PricingExtracted,
+  [ExchangeRateRecorded.TYPE]: ExchangeRateRecorded,
 } as const;
 
 export type EventType = keyof typeof EVENT_CLASSES;

@@ -12,6 +12,7 @@ export const PROJECTOR_NAMES = [
   'scrape-files',
   'pricing-snapshots',
   'pricing-changes',
+  'exchange-rates',
 ] as const;
 export type ProjectorName = (typeof PROJECTOR_NAMES)[number];
 

@@ -1,9 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import type { PricingDocument } from '#app/domain';
-import { Between, DataSource, LessThanOrEqual, Repository, type SelectQueryBuilder } from 'typeorm';
+import {
+  Between,
+  DataSource,
+  In,
+  LessThanOrEqual,
+  Repository,
+  type SelectQueryBuilder,
+} from 'typeorm';
+import { CompanyEntity } from '../entities/company.entity.js';
+import { PricingPageEntity } from '../entities/pricing-page.entity.js';
 import { PricingSnapshotEntity } from '../entities/pricing-snapshot.entity.js';
 import { afterExtraction } from './feed-cursor.js';
 import type { ExtractionPosition, FeedPosition } from './pricing-change.reader.js';
+
+/** Which pages' extractions to read: by their company's category, size band or slug. */
+export interface PageSelection {
+  categories?: readonly string[];
+  employees?: readonly string[];
+  companySlugs?: readonly string[];
+}
+
+/** An extraction with the composite slug of its page. */
+export interface PageExtraction {
+  composite_slug: string;
+  company_slug: string;
+  version: string;
+  document: string;
+}
 
 /** Extractions an export reads at a time: a few megabytes of documents at most. */
 const EXPORT_CHUNK = 200;
@@ -71,6 +95,48 @@ export class PricingSnapshotReader {
       where: { pageId, version: Between(start, end) },
       order: { version: 'ASC' },
     });
+  }
+
+  /** The extractions of these versions (those that exist), in no particular order. */
+  ofVersions(pageId: string, versions: readonly string[]): Promise<PricingSnapshotEntity[]> {
+    if (versions.length === 0) return Promise.resolve([]);
+    return this.snapshots.findBy({ pageId, version: In([...versions]) });
+  }
+
+  /**
+   * The extraction in force on `date` (the latest on or before it) of every selected page that
+   * has one, by composite slug; each found through the (page_id, version) index.
+   */
+  inForceOn(date: string, selection: PageSelection): Promise<PageExtraction[]> {
+    const builder = this.snapshots
+      .createQueryBuilder('snapshot')
+      .innerJoin(PricingPageEntity, 'page', 'page.id = snapshot.pageId')
+      .innerJoin(CompanyEntity, 'company', 'company.slug = snapshot.companySlug')
+      .select('page.compositeSlug', 'composite_slug')
+      .addSelect('snapshot.companySlug', 'company_slug')
+      .addSelect('snapshot.version', 'version')
+      .addSelect('snapshot.document', 'document')
+      .where(
+        (query) =>
+          'snapshot.version = ' +
+          query
+            .subQuery()
+            .select('MAX(latest.version)')
+            .from(PricingSnapshotEntity, 'latest')
+            .where('latest.pageId = snapshot.pageId AND latest.version <= :date')
+            .getQuery(),
+        { date },
+      )
+      .orderBy('page.compositeSlug');
+    if (selection.categories)
+      builder.andWhere('company.category IN (:...categories)', {
+        categories: selection.categories,
+      });
+    if (selection.employees)
+      builder.andWhere('company.employees IN (:...employees)', { employees: selection.employees });
+    if (selection.companySlugs)
+      builder.andWhere('snapshot.companySlug IN (:...slugs)', { slugs: selection.companySlugs });
+    return builder.getRawMany<PageExtraction>();
   }
 
   /** Every version with an extraction, oldest first. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CompanyEntity } from '../entities/company.entity.js';
+import { ExchangeRateEntity } from '../entities/exchange-rate.entity.js';
 import { PricingChangeEntity } from '../entities/pricing-change.entity.js';
 import { PricingPageEntity } from '../entities/pricing-page.entity.js';
 import { PricingSnapshotEntity } from '../entities/pricing-snapshot.entity.js';
@@ -14,4 +15,5 @@ export class ReadModelTables {
   readonly scrapeFiles = new ReadModelTable(ScrapeFileEntity);
   readonly pricingSnapshots = new ReadModelTable(PricingSnapshotEntity);
   readonly pricingChanges = new ReadModelTable(PricingChangeEntity);
+  readonly exchangeRates = new ReadModelTable(ExchangeRateEntity);
 }
