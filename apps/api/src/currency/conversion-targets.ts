@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ExchangeRateBook, type ConversionTarget, type PricingDocument } from '#app/domain';
+import { conversionTargetFor, type ConversionTarget, type PricingDocument } from '#app/domain';
 import { ExchangeRateReader } from '#app/persistence';
 
 /**
@@ -10,19 +10,9 @@ import { ExchangeRateReader } from '#app/persistence';
 export class ConversionTargets {
   constructor(private readonly rates: ExchangeRateReader) {}
 
-  async forDocuments(
-    currency: string,
-    documents: Iterable<PricingDocument>,
-  ): Promise<ConversionTarget> {
-    const currencies = new Set<string>();
-    for (const document of documents) {
-      for (const plan of document.plans) {
-        for (const charge of plan.charges) {
-          if (charge.currency !== currency) currencies.add(charge.currency);
-        }
-      }
-    }
-    const rates = await this.rates.ratesFor(currency, [...currencies]);
-    return { currency, rates: new ExchangeRateBook(rates) };
+  forDocuments(currency: string, documents: Iterable<PricingDocument>): Promise<ConversionTarget> {
+    return conversionTargetFor(currency, documents, (target, currencies) =>
+      this.rates.ratesFor(target, currencies),
+    );
   }
 }
