@@ -161,6 +161,8 @@ beforeAll(async () => {
     records.company('beta.io'),
     records.page('alpha.io'),
     records.page('beta.io', 'team'),
+    // From 20250101 on: the backfill of 20241201 has no rate.
+    records.exchangeRate('20250101', { base: 'EUR', quote: 'USD', rate: 1.25 }),
   ]);
   for (const [record] of EXTRACTIONS) await extract(record);
   const lines: string[] = [];
@@ -240,6 +242,44 @@ describe('GET /api/export/pricing', () => {
     expect(cursorOf(csvEnd)).toBe(cursorOf(whole));
   });
 
+  it("converts with currency, any case: each line the pricing route's answer in it", async () => {
+    const answer = await exportCall('currency=eur');
+    expect(answer.status, answer.text).toBe(200);
+    const lines: string[] = [];
+    for (const [record] of EXTRACTIONS) {
+      const slug = compositePageSlug(record.company_slug, record.page_slug);
+      const route = await getJson(
+        api,
+        `/api/pricing/${slug}?version=${record.version}&currency=EUR`,
+        key,
+      );
+      lines.push(`${route.text}\n`);
+    }
+    expect(answer.text).toBe(lines.join(''));
+    expect(JSON.parse(lines[3]!)).toMatchObject({ currency: 'EUR', unconverted: 1 });
+
+    const csvAnswer = await exportCall('format=csv&currency=EUR');
+    expect(csvAnswer.text).toBe(
+      HEADER.replace(
+        '\r\n',
+        ',converted_currency,converted_monthly_equivalent,rate,rate_date\r\n',
+      ) +
+        'alpha,alpha.io,,20250105,pro,Pro,false,Pro monthly,monthly_recurring_billed_monthly,' +
+        'metered,licensed,USD,10,10,user_based,EUR,8,0.8,20250101\r\n' +
+        'beta.team,beta.io,team,20250105,team_plus,"Team, ""Plus""\nEdition",false,' +
+        '"Seat, ""yearly""",annual_recurring_billed_yearly,recurring,licensed,EUR,120,10,' +
+        'user_based,EUR,10,1,\r\n' +
+        'beta.team,beta.io,team,20250105,team_plus,"Team, ""Plus""\nEdition",false,' +
+        '"Setup\r\nfee",one_time,flat,,EUR,,,,,,,\r\n' +
+        'beta.team,beta.io,team,20250105,free,Free,true,Free tier,freemium,flat,,USD,,0,,' +
+        'EUR,0,0.8,20250101\r\n' +
+        'alpha,alpha.io,,20250201,pro,Pro,false,Pro monthly,monthly_recurring_billed_monthly,' +
+        'metered,licensed,USD,12.5,12.5,user_based,EUR,10,0.8,20250101\r\n' +
+        'alpha,alpha.io,,20241201,pro,Pro,false,Pro monthly,monthly_recurring_billed_monthly,' +
+        'metered,licensed,USD,5,5,user_based,,,,\r\n',
+    );
+  });
+
   it("shares the change feed's cursor, both ways", async () => {
     const whole = await exportCall();
     // The feed from the export's cursor: nothing yet, then only what comes after it.
@@ -282,7 +322,7 @@ describe('GET /api/export/pricing', () => {
     }
   });
 
-  it('answers 400 in the coded shape for a bad cursor, limit or format', async () => {
+  it('answers 400 in the coded shape for a bad cursor, limit, format or currency', async () => {
     const { headers } = await exportCall();
     const cursor = headers.get('x-next-cursor')!;
     for (const [query, code, parameter] of [
@@ -296,6 +336,8 @@ describe('GET /api/export/pricing', () => {
       ['format=xml', 'INVALID_PARAMETER', 'format'],
       ['format=CSV', 'INVALID_PARAMETER', 'format'],
       ['format=csv&format=ndjson', 'INVALID_PARAMETER', 'format'],
+      ['currency=EURO', 'INVALID_CURRENCY', 'currency'],
+      ['currency=E1R', 'INVALID_CURRENCY', 'currency'],
     ]) {
       const answer = await exportCall(query);
       expect(answer.status, query).toBe(400);
@@ -371,13 +413,25 @@ describe('npm run cli -- export', () => {
     expect(end.stdout).toContain(`next cursor: ${cursorOf(rest)}`);
   });
 
-  it('refuses a cursor it did not hand out and an unknown format, writing nothing', async () => {
+  it('converts with --currency, any case, as the route does', async () => {
+    const route = await exportCall('format=csv&currency=EUR');
+    const result = await cli(['--format', 'csv', '--currency', 'eur', '--output', file('eur.csv')]);
+    expect(result.code, said(result)).toBe(0);
+    expect(readFileSync(file('eur.csv'), 'utf8')).toBe(route.text);
+  });
+
+  it('refuses a cursor it did not hand out, an unknown format or currency, writing nothing', async () => {
     const cursor = await cli(['--since', 'not-a-cursor', '--output', file('bad.ndjson')]);
     expect(cursor.code, said(cursor)).toBe(1);
     expect(cursor.stderr).toContain('--since not-a-cursor is not a cursor of the change feed');
     const format = await cli(['--format', 'xml', '--output', file('bad.xml')]);
     expect(format.code, said(format)).not.toBe(0);
     expect(format.stderr).toContain('xml');
-    expect(existsSync(file('bad.ndjson')) || existsSync(file('bad.xml'))).toBe(false);
+    const currency = await cli(['--currency', 'EURO', '--output', file('bad.euro')]);
+    expect(currency.code, said(currency)).not.toBe(0);
+    expect(currency.stderr).toContain('three-letter');
+    for (const name of ['bad.ndjson', 'bad.xml', 'bad.euro']) {
+      expect(existsSync(file(name))).toBe(false);
+    }
   });
 });

@@ -17,6 +17,7 @@ import {
   decodeCursor,
   encodeCursor,
   EventStore,
+  ExchangeRateReader,
   PersistenceModule,
   PricingSnapshotReader,
   PROJECTOR_NAMES,
@@ -24,7 +25,7 @@ import {
   START_OF_FEED,
   type ProjectorName,
 } from '#app/persistence';
-import { EXPORT_FORMATS, type ExportFormat } from '#app/domain';
+import { conversionTargetFor, EXPORT_FORMATS, type ExportFormat } from '#app/domain';
 import type { Redis } from 'ioredis';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { BatchStatusService, IngestModule, IngestService } from '#app/ingest';
@@ -91,6 +92,14 @@ function positiveInteger(value: string): number {
     throw new InvalidArgumentError('must be a whole number of 1 or more');
   }
   return parsed;
+}
+
+/** A currency to convert into: three letters, any case, upper-cased (as the API takes it). */
+function currencyCode(value: string): string {
+  if (!/^[A-Za-z]{3}$/.test(value)) {
+    throw new InvalidArgumentError('must be a three-letter ISO 4217 code, such as EUR');
+  }
+  return value.toUpperCase();
 }
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -372,13 +381,27 @@ program
       .default('ndjson'),
   )
   .option('--since <cursor>', "an export's X-Next-Cursor or the change feed's next_cursor")
-  .action((options: { output: string; format: ExportFormat; since?: string }) =>
+  .option('--currency <code>', 'also convert every charge into this currency', currencyCode)
+  .action((options: { output: string; format: ExportFormat; since?: string; currency?: string }) =>
     withContext(async (app) => {
-      const after = options.since === undefined ? START_OF_FEED : decodeCursor(options.since);
-      if (!after) throw new Error(`--since ${options.since} is not a cursor of the change feed`);
+      const { since, currency } = options;
+      const after = since === undefined ? START_OF_FEED : decodeCursor(since);
+      if (!after) throw new Error(`--since ${since} is not a cursor of the change feed`);
+      const rates = app.get(ExchangeRateReader);
       const { extractions, next } = await writePricingExport(
         app.get(PricingSnapshotReader),
-        { after, format: options.format, output: options.output },
+        {
+          after,
+          format: options.format,
+          output: options.output,
+          convert:
+            currency === undefined
+              ? undefined
+              : (documents) =>
+                  conversionTargetFor(currency, documents, (target, currencies) =>
+                    rates.ratesFor(target, currencies),
+                  ),
+        },
         new ProgressDisplay(),
       );
       console.log(`${options.output}: ${plural(extractions, 'extraction')} (${options.format})`);

@@ -16,7 +16,12 @@ import { decodeCursor, START_OF_FEED } from '#app/persistence';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ApiError } from '../errors/api-error.js';
-import { integerParameter, optionalText, type QueryValue } from '../http/query-parameters.js';
+import {
+  currencyParameter,
+  integerParameter,
+  optionalText,
+  type QueryValue,
+} from '../http/query-parameters.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { EXPORT_BODY_EXAMPLES, EXPORT_ERROR_EXAMPLES } from './export.examples.js';
@@ -56,7 +61,9 @@ export class ExportController implements BeforeApplicationShutdown {
       'ends, an empty field for null, booleans true/false): a header line, then one line per ' +
       'charge. X-Next-Cursor is the position after the last extraction sent: pass it as since ' +
       "to read on, or to GET /v1/api/changes to follow the feed from there (it is the feed's " +
-      "cursor, and the feed takes the export's). Past the end the body is empty (CSV: the " +
+      "cursor, and the feed takes the export's). With currency, each document is the pricing " +
+      "route's with currency (every charge with converted, currency and unconverted at the top), " +
+      'and a CSV line adds the converted figure. Past the end the body is empty (CSV: the ' +
       'header line alone) and X-Next-Cursor repeats the cursor. One credit per call, whatever ' +
       'its size; needs the export feature (enterprise by default).',
   })
@@ -86,6 +93,16 @@ export class ExportController implements BeforeApplicationShutdown {
     maximum: MAX_LIMIT,
     default: MAX_LIMIT,
     description: 'Extractions per call (a CSV has a line per charge of each)',
+  })
+  @ApiQuery({
+    name: 'currency',
+    required: false,
+    type: String,
+    pattern: '^[A-Za-z]{3}$',
+    description:
+      'Three letters (ISO 4217, any case): each charge also carries converted (NDJSON), or ' +
+      'the CSV gains converted_currency, converted_monthly_equivalent, rate and rate_date, ' +
+      'such as EUR',
   })
   @ApiResponse({
     status: 200,
@@ -118,6 +135,7 @@ export class ExportController implements BeforeApplicationShutdown {
     @Query('format') formatValue: QueryValue,
     @Query('since') sinceValue: QueryValue,
     @Query('limit') limitValue: QueryValue,
+    @Query('currency') currencyValue: QueryValue,
     @Headers('accept') accept: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
@@ -137,7 +155,8 @@ export class ExportController implements BeforeApplicationShutdown {
       min: 1,
       max: MAX_LIMIT,
     });
-    const { next, body } = await this.exports.pricing({ after, limit, format });
+    const currency = currencyParameter(currencyValue);
+    const { next, body } = await this.exports.pricing({ after, limit, format, currency });
     if (this.closing) {
       body.destroy();
       throw new ServiceUnavailable(RETRY_AFTER_SECONDS);

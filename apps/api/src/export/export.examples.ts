@@ -1,3 +1,4 @@
+import { EXPORT_CSV_COLUMNS } from '#app/domain';
 import type { ErrorExamples } from '../openapi/decorators.js';
 
 /** The error examples of each ExportController route, by method name. */
@@ -26,6 +27,14 @@ export const EXPORT_ERROR_EXAMPLES = {
           },
         },
       },
+      currency: {
+        summary: 'A currency that is not three letters',
+        value: {
+          error: 'currency must be a three-letter ISO 4217 code, such as EUR',
+          code: 'INVALID_CURRENCY',
+          details: { parameter: 'currency', provided: 'EURO' },
+        },
+      },
       format: {
         summary: 'An unknown format',
         value: {
@@ -52,9 +61,7 @@ export const EXPORT_ERROR_EXAMPLES = {
   },
 } satisfies Record<string, ErrorExamples>;
 
-const CSV_HEADER =
-  'slug,company_slug,page_subslug,version,plan_internal_name,plan_display_name,add_on,' +
-  'charge_display_name,billing,charge_type,usage_type,currency,price,monthly_equivalent,modality\r\n';
+const CSV_HEADER = `${EXPORT_CSV_COLUMNS.join(',')}\r\n`;
 
 /** A pricing document of the demo catalogue as one NDJSON line (shortened to one plan). */
 const DOCUMENT = {

@@ -3,7 +3,12 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { exportText, type ExportFormat, type PricingDocument } from '#app/domain';
+import {
+  exportText,
+  type ExportConversion,
+  type ExportFormat,
+  type PricingDocument,
+} from '#app/domain';
 import type { FeedPosition, PricingSnapshotReader } from '#app/persistence';
 import type { ProgressCounter, ProgressDisplay } from './progress-display.js';
 
@@ -11,6 +16,7 @@ export interface PricingExportFile {
   after: FeedPosition;
   format: ExportFormat;
   output: string;
+  convert?: ExportConversion;
 }
 
 /**
@@ -22,7 +28,7 @@ export interface PricingExportFile {
  */
 export async function writePricingExport(
   snapshots: PricingSnapshotReader,
-  { after, format, output }: PricingExportFile,
+  { after, format, output, convert }: PricingExportFile,
   display: ProgressDisplay,
 ): Promise<{ extractions: number; next: FeedPosition }> {
   const opened = await snapshots.openExport(after);
@@ -30,7 +36,7 @@ export async function writePricingExport(
   const partial = `${output}.${randomBytes(4).toString('hex')}.partial`;
   try {
     await pipeline(
-      Readable.from(exportText(format, counted(opened.documents(), counter)), {
+      Readable.from(exportText(format, counted(opened.documents(), counter), convert), {
         objectMode: false,
       }),
       createWriteStream(partial),

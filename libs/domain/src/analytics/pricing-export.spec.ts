@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PricingDocument } from '../pricing-document.js';
-import { exportText, type ExportFormat } from './pricing-export.js';
+import { ExchangeRateBook } from './exchange-rates.js';
+import { exportText, type ExportConversion, type ExportFormat } from './pricing-export.js';
 
 type Plan = PricingDocument['plans'][number];
 type Charge = Plan['charges'][number];
@@ -72,15 +73,19 @@ async function* chunks(...lists: PricingDocument[][]): AsyncGenerator<PricingDoc
   yield* lists;
 }
 
-async function text(format: ExportFormat, ...lists: PricingDocument[][]): Promise<string[]> {
+async function text(
+  format: ExportFormat,
+  lists: PricingDocument[][],
+  convert?: ExportConversion,
+): Promise<string[]> {
   const parts: string[] = [];
-  for await (const part of exportText(format, chunks(...lists))) parts.push(part);
+  for await (const part of exportText(format, chunks(...lists), convert)) parts.push(part);
   return parts;
 }
 
 describe('exportText', () => {
   it('writes CSV per RFC 4180: header, one CRLF line per charge, quoted when it must be', async () => {
-    expect(await text('csv', [FIRST], [SECOND])).toEqual([
+    expect(await text('csv', [[FIRST], [SECOND]])).toEqual([
       'slug,company_slug,page_subslug,version,plan_internal_name,plan_display_name,add_on,' +
         'charge_display_name,billing,charge_type,usage_type,currency,price,monthly_equivalent,' +
         'modality\r\n',
@@ -94,16 +99,16 @@ describe('exportText', () => {
   });
 
   it('writes the header alone when there is nothing to export', async () => {
-    expect((await text('csv')).join('')).toBe(
+    expect((await text('csv', [])).join('')).toBe(
       'slug,company_slug,page_subslug,version,plan_internal_name,plan_display_name,add_on,' +
         'charge_display_name,billing,charge_type,usage_type,currency,price,monthly_equivalent,' +
         'modality\r\n',
     );
-    expect(await text('ndjson')).toEqual([]);
+    expect(await text('ndjson', [])).toEqual([]);
   });
 
   it('writes NDJSON: each document as the pricing route gives it, monthly equivalents in', async () => {
-    const parts = await text('ndjson', [FIRST, SECOND]);
+    const parts = await text('ndjson', [[FIRST, SECOND]]);
     expect(parts).toHaveLength(1);
     const lines = parts[0]!.split('\n');
     expect(lines.pop()).toBe('');
@@ -125,5 +130,44 @@ describe('exportText', () => {
       },
       { ...SECOND, plans: [{ ...free, charges: [{ ...free.charges[0], monthly_equivalent: 0 }] }] },
     ]);
+  });
+
+  describe('converting', () => {
+    // 1 EUR = 1.25 USD from 20250115: the first extraction (20250101) has no rate yet.
+    const book = new ExchangeRateBook([
+      { date: '20250115', base: 'EUR', quote: 'USD', rate: 1.25 },
+    ]);
+    const asked: PricingDocument[][] = [];
+    const toEur: ExportConversion = (documents) => {
+      asked.push(documents);
+      return Promise.resolve({ currency: 'EUR', rates: book });
+    };
+
+    it('reads the rates of each chunk for it, and writes the documents as the pricing route does', async () => {
+      asked.length = 0;
+      const [line] = await text('ndjson', [[SECOND]], toEur);
+      expect(asked).toEqual([[SECOND]]);
+      const answer = JSON.parse(line!) as Record<string, unknown> & {
+        plans: { charges: Record<string, unknown>[] }[];
+      };
+      expect(answer).toMatchObject({ currency: 'EUR', unconverted: 0 });
+      expect(Object.keys(answer).slice(-2)).toEqual(['currency', 'unconverted']);
+      expect(answer.plans[0]!.charges[0]).toMatchObject({
+        monthly_equivalent: 0,
+        converted: { currency: 'EUR', monthly_equivalent: 0, rate: 0.8, rate_date: '20250115' },
+      });
+    });
+
+    it('adds the converted figure to each CSV line, empty where there is none', async () => {
+      const [header, first, second] = await text('csv', [[FIRST], [SECOND]], toEur);
+      expect(header).toMatch(
+        /,modality,converted_currency,converted_monthly_equivalent,rate,rate_date\r\n$/,
+      );
+      // No rate on or before 20250101, and a one-time fee has no monthly equivalent anyway.
+      const lines = first!.split('\r\n').filter(Boolean);
+      expect(lines).toHaveLength(2);
+      for (const line of lines) expect(line.split(',').slice(-4)).toEqual(['', '', '', '']);
+      expect(second).toMatch(/,freemium,recurring,,USD,,0,,EUR,0,0\.8,20250115\r\n$/);
+    });
   });
 });

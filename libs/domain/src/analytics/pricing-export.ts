@@ -1,5 +1,5 @@
 import type { PricingDocument } from '../pricing-document.js';
-import { priceDocument, type PricedDocument } from './priced-document.js';
+import { pricingAnswer, type ConversionTarget, type PricedDocument } from './priced-document.js';
 
 export const EXPORT_FORMATS = ['ndjson', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -29,21 +29,43 @@ export const EXPORT_CSV_COLUMNS = [
   'modality',
 ] as const;
 
+/** Columns a CSV export converting into a currency adds after those: the charge's `converted`. */
+export const EXPORT_CSV_CONVERTED_COLUMNS = [
+  'converted_currency',
+  'converted_monthly_equivalent',
+  'rate',
+  'rate_date',
+] as const;
+
+/** Converting an export: the target with the rates a chunk's documents need. */
+export type ExportConversion = (documents: PricingDocument[]) => Promise<ConversionTarget>;
+
 type CsvValue = string | number | boolean | null;
 
 /**
  * The text of an export, from the documents of its extractions read a chunk at a time: one
  * string per chunk (the CSV header before them), so a writer that waits for each to drain holds
- * one chunk's text at most, however long the export.
+ * one chunk's text at most, however long the export. With `convert`, each chunk's rates are read
+ * for it (the rates of its own currencies, never the whole table at once).
  */
 export async function* exportText(
   format: ExportFormat,
   chunks: AsyncIterable<PricingDocument[]>,
+  convert?: ExportConversion,
 ): AsyncGenerator<string> {
-  if (format === 'csv') yield csvLine(EXPORT_CSV_COLUMNS);
+  if (format === 'csv') {
+    yield csvLine(
+      convert ? [...EXPORT_CSV_COLUMNS, ...EXPORT_CSV_CONVERTED_COLUMNS] : EXPORT_CSV_COLUMNS,
+    );
+  }
   for await (const documents of chunks) {
-    const priced = documents.map((document) => priceDocument(document).document);
-    yield priced.map(format === 'csv' ? csvLines : ndjsonLine).join('');
+    const target = convert && (await convert(documents));
+    const answers = documents.map((document) => pricingAnswer(document, target));
+    yield answers
+      .map((answer) =>
+        format === 'csv' ? csvLines(answer, target !== undefined) : ndjsonLine(answer),
+      )
+      .join('');
   }
 }
 
@@ -53,7 +75,7 @@ function ndjsonLine(document: PricedDocument): string {
 }
 
 /** One line per charge of the document (a plan without charges has none). */
-function csvLines(document: PricedDocument): string {
+function csvLines(document: PricedDocument, converted: boolean): string {
   return document.plans
     .flatMap((plan) =>
       plan.charges.map((charge) =>
@@ -73,6 +95,14 @@ function csvLines(document: PricedDocument): string {
           charge.price,
           charge.monthly_equivalent,
           charge.pricing_metric?.modality ?? null,
+          ...(converted
+            ? [
+                charge.converted?.currency ?? null,
+                charge.converted?.monthly_equivalent ?? null,
+                charge.converted?.rate ?? null,
+                charge.converted?.rate_date ?? null,
+              ]
+            : []),
         ]),
       ),
     )
