@@ -70,10 +70,11 @@ export class ExportController implements BeforeApplicationShutdown {
   @ApiQuery({
     name: 'format',
     required: false,
-    schema: { type: 'string', enum: [...EXPORT_FORMATS], default: 'ndjson' },
+    // No schema default: left out, the Accept header decides (a tool sends a default as given).
+    schema: { type: 'string', enum: [...EXPORT_FORMATS] },
     description:
-      'ndjson (the default) or csv. Without it, an Accept header naming text/csv (before ' +
-      'application/x-ndjson, if both) asks for CSV',
+      'ndjson or csv. Without it, NDJSON, unless an Accept header names text/csv (before ' +
+      'application/x-ndjson, if both)',
   })
   @ApiQuery({
     name: 'since',
