@@ -29,6 +29,7 @@ describe('migrations and entities agree', () => {
       'CompanySearchByCategory1764500000000',
       'ExchangeRates1764600000000',
       'PlanSearch1764700000000',
+      'PricingSnapshotPositions1764800000000',
     ]);
     expect(await runMigrations(dataSource)).toEqual([]);
   });

@@ -13,11 +13,12 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs one command with the test's environment (and `env` over it); killed after 30 s. */
+/** Runs one command with the test's environment (and `env` over it); killed after `killAfterMs`. */
 export function runCli(
   environment: Record<string, string | undefined>,
   args: string[],
   env: Record<string, string> = {},
+  killAfterMs = 30_000,
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
@@ -29,7 +30,7 @@ export function runCli(
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);

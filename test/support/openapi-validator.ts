@@ -200,7 +200,8 @@ export class OpenApiValidator {
           `Body: ${text.slice(0, 500)}`,
       );
     }
-    if (!mediaType.endsWith('json') || !content.schema) return;
+    // A JSON document: application/json or a +json type; NDJSON is lines of them, not one.
+    if (!/[/+]json$/.test(mediaType) || !content.schema) return;
     let body: unknown;
     try {
       body = JSON.parse(text);

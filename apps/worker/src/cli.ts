@@ -14,14 +14,20 @@ import { INGEST_QUEUE, IngestQueue } from '#app/contracts';
 import { QueueInspector } from '#app/observability';
 import {
   CheckpointStore,
+  decodeCursor,
+  encodeCursor,
   EventStore,
+  ExchangeRateReader,
   PersistenceModule,
+  PricingSnapshotReader,
   PROJECTOR_NAMES,
   ProjectionLagReader,
+  START_OF_FEED,
   type ProjectorName,
 } from '#app/persistence';
+import { conversionTargetFor, EXPORT_FORMATS, type ExportFormat } from '#app/domain';
 import type { Redis } from 'ioredis';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { BatchStatusService, IngestModule, IngestService } from '#app/ingest';
 import {
   FileIngestion,
@@ -30,6 +36,7 @@ import {
   type InvalidLine,
   type QueuedBatch,
 } from './cli/file-ingestion.js';
+import { writePricingExport } from './cli/pricing-export-file.js';
 import { ProgressDisplay } from './cli/progress-display.js';
 import { describeStop, ProjectionRunner } from './projections/projection-runner.js';
 import { ProjectionsModule } from './projections/projections.module.js';
@@ -85,6 +92,14 @@ function positiveInteger(value: string): number {
     throw new InvalidArgumentError('must be a whole number of 1 or more');
   }
   return parsed;
+}
+
+/** A currency to convert into: three letters, any case, upper-cased (as the API takes it). */
+function currencyCode(value: string): string {
+  if (!/^[A-Za-z]{3}$/.test(value)) {
+    throw new InvalidArgumentError('must be a three-letter ISO 4217 code, such as EUR');
+  }
+  return value.toUpperCase();
 }
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -350,6 +365,50 @@ program
         throw new Error(`${outcome.counts.failed} of ${outcome.records} records failed`);
       }
     }, 'queue'),
+  );
+
+program
+  .command('export')
+  .description(
+    'write the pricing extractions recorded after a change-feed cursor (all without one) into ' +
+      'a file, as GET /v1/api/export/pricing gives them but with no limit, and print the ' +
+      'cursor to read on from',
+  )
+  .requiredOption('--output <file>', 'the file to write (replaced once the export is complete)')
+  .addOption(
+    new Option('--format <format>', 'one document per line, or one CSV line per charge')
+      .choices(EXPORT_FORMATS)
+      .default('ndjson'),
+  )
+  .option('--since <cursor>', "an export's X-Next-Cursor or the change feed's next_cursor")
+  .option('--currency <code>', 'also convert every charge into this currency', currencyCode)
+  .action((options: { output: string; format: ExportFormat; since?: string; currency?: string }) =>
+    withContext(async (app) => {
+      const { since, currency } = options;
+      const after = since === undefined ? START_OF_FEED : decodeCursor(since);
+      if (!after) throw new Error(`--since ${since} is not a cursor of the change feed`);
+      const rates = app.get(ExchangeRateReader);
+      const { extractions, next } = await writePricingExport(
+        app.get(PricingSnapshotReader),
+        {
+          after,
+          format: options.format,
+          output: options.output,
+          convert:
+            currency === undefined
+              ? undefined
+              : (documents) =>
+                  conversionTargetFor(
+                    currency,
+                    documents.flatMap((document) => document.plans),
+                    (target, currencies) => rates.ratesFor(target, currencies),
+                  ),
+        },
+        new ProgressDisplay(),
+      );
+      console.log(`${options.output}: ${plural(extractions, 'extraction')} (${options.format})`);
+      console.log(`next cursor: ${encodeCursor(next)}`);
+    }),
   );
 
 program

@@ -50,7 +50,9 @@ describe('loadConfig defaults', () => {
     const [free, pro, enterprise] = config.plans;
     expect([...free!.features].sort()).toEqual(['companies', 'files', 'pages']);
     expect([...pro!.features].sort()).toEqual(['companies', 'files', 'pages', 'pricing']);
-    expect(enterprise!.features).toEqual(expect.arrayContaining([...pro!.features, 'webhooks']));
+    expect(enterprise!.features).toEqual(
+      expect.arrayContaining([...pro!.features, 'webhooks', 'export']),
+    );
   });
 
   it('limits bursts to 20 requests a second and failed authentications to 30 a minute', () => {
@@ -266,6 +268,16 @@ describe('loadConfig PLANS_FILE', () => {
         features: ['companies', 'pages', 'files', 'pricing'],
       },
     ]);
+  });
+
+  it('takes export as a feature like the others', () => {
+    const path = write(
+      'export.json',
+      JSON.stringify({
+        warehouse: { requests_per_hour: 10, credits_per_month: 10, features: ['export'] },
+      }),
+    );
+    expect(loadConfig({ PLANS_FILE: path }).plans[0]!.features).toEqual(['export']);
   });
 
   it('refuses a plan with an unknown feature, naming PLANS_FILE', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { PlanDefinition } from './app-config.js';
 import { ConfigError } from './config.error.js';
 
-export const FEATURES = ['companies', 'pages', 'files', 'pricing', 'webhooks'] as const;
+export const FEATURES = ['companies', 'pages', 'files', 'pricing', 'webhooks', 'export'] as const;
 export type Feature = (typeof FEATURES)[number];
 
 export const DEFAULT_PLANS: PlanDefinition[] = [

@@ -26,6 +26,7 @@ import { ProjectionFailures1764400000000 } from './migrations/1764400000000-proj
 import { CompanySearchByCategory1764500000000 } from './migrations/1764500000000-company-search-by-category.js';
 import { ExchangeRates1764600000000 } from './migrations/1764600000000-exchange-rates.js';
 import { PlanSearch1764700000000 } from './migrations/1764700000000-plan-search.js';
+import { PricingSnapshotPositions1764800000000 } from './migrations/1764800000000-pricing-snapshot-positions.js';
 
 export const ENTITIES = [
   CompanyEntity,
@@ -54,6 +55,7 @@ export const MIGRATIONS = [
   CompanySearchByCategory1764500000000,
   ExchangeRates1764600000000,
   PlanSearch1764700000000,
+  PricingSnapshotPositions1764800000000,
 ];
 
 /** The part of a better-sqlite3 connection the options below use. */

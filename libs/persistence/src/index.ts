@@ -56,13 +56,21 @@ export {
   PricingSnapshotReader,
   type PageExtraction,
   type PageSelection,
+  type PricingExport,
 } from './read-models/pricing-snapshot.reader.js';
 export {
   PricingChangeReader,
   pricingChangeView,
+  type ExtractionPosition,
   type FeedPosition,
   type PricingChangeQuery,
 } from './read-models/pricing-change.reader.js';
+export {
+  afterExtraction,
+  decodeCursor,
+  encodeCursor,
+  START_OF_FEED,
+} from './read-models/feed-cursor.js';
 export { WebhookEntity } from './entities/webhook.entity.js';
 export { WebhookRepository, type DispatchState } from './webhooks/webhook.repository.js';
 export { isDatabaseUnavailable, isTransientDatabaseError } from './database-unavailable.js';

@@ -1,6 +1,7 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { PRICING_CHANGE_TYPES } from '#app/domain';
+import { decodeCursor, START_OF_FEED } from '#app/persistence';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import {
   companyParameter,
@@ -17,7 +18,6 @@ import { ApiError } from '../errors/api-error.js';
 import { ChangeFeedDto } from './changes.dto.js';
 import { CHANGES_ERROR_EXAMPLES } from './changes.examples.js';
 import { ChangesQueries } from './changes.queries.js';
-import { decodeCursor, START_OF_FEED } from './feed-cursor.js';
 
 /** Pricing changes of every page, in the order the log recorded them, read on by a cursor. */
 @Controller('api/changes')

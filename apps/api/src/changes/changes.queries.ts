@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { PricingChangeType } from '#app/domain';
-import { PricingChangeReader, pricingChangeView, type FeedPosition } from '#app/persistence';
-import { encodeCursor } from './feed-cursor.js';
+import {
+  encodeCursor,
+  PricingChangeReader,
+  pricingChangeView,
+  type FeedPosition,
+} from '#app/persistence';
 
 /** The filters of a feed read: its position, its page size, one company, one kind of change. */
 export interface FeedRead {

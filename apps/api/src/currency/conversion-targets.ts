@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ExchangeRateBook, type ConversionTarget, type PricingDocument } from '#app/domain';
+import { conversionTargetFor, type ConversionTarget, type PricingDocument } from '#app/domain';
 import { ExchangeRateReader } from '#app/persistence';
 
 /**
@@ -18,17 +18,12 @@ export class ConversionTargets {
   }
 
   /** The same for plans on their own (the plan search's). */
-  async forPlans(
+  forPlans(
     currency: string,
     plans: Iterable<PricingDocument['plans'][number]>,
   ): Promise<ConversionTarget> {
-    const currencies = new Set<string>();
-    for (const plan of plans) {
-      for (const charge of plan.charges) {
-        if (charge.currency !== currency) currencies.add(charge.currency);
-      }
-    }
-    const rates = await this.rates.ratesFor(currency, [...currencies]);
-    return { currency, rates: new ExchangeRateBook(rates) };
+    return conversionTargetFor(currency, plans, (target, currencies) =>
+      this.rates.ratesFor(target, currencies),
+    );
   }
 }

@@ -35,7 +35,7 @@ spent).
 Answers to a request with a valid key carry \`X-RateLimit-*\`, \`X-Credits-*\`,
 \`RateLimit-Policy\` and \`RateLimit\`; \`GET /v1/api/usage\` shows the same counters.
 
-**Errors.** The files and pricing routes answer \`{error, code, details?}\`, with \`code\` a stable
+**Errors.** The files, pricing and export routes answer \`{error, code, details?}\`, with \`code\` a stable
 string; every other route answers \`{error, message, details?}\`, with \`error\` the category
 (\`Bad Request\`, \`Unauthorized\`, \`Forbidden\`, \`Not Found\`, \`Rate limit exceeded\`,
 \`Internal Server Error\`, \`Service Unavailable\`, ...) and no code: tell those errors apart by

@@ -3,6 +3,7 @@ import {
   diffPricing,
   MAX_SERIES_POINTS,
   priceDocument,
+  pricingAnswer,
   seriesDates,
   type Period,
   type PricingDocument,
@@ -187,16 +188,14 @@ export class PricingQueries {
     });
   }
 
-  /**
-   * A stored document's JSON text as the pricing route answers it (priceDocument): with
-   * `currency`, converted, and carrying `currency` and `unconverted`.
-   */
+  /** A stored document's JSON text as the pricing route answers it (pricingAnswer). */
   private async answer(stored: string, currency: string | undefined): Promise<string> {
     const document = JSON.parse(stored) as PricingDocument;
-    if (currency === undefined) return JSON.stringify(priceDocument(document).document);
-    const target = await this.conversions.forDocuments(currency, [document]);
-    const { document: priced, unconverted } = priceDocument(document, target);
-    return JSON.stringify({ ...priced, currency, unconverted });
+    const target =
+      currency === undefined
+        ? undefined
+        : await this.conversions.forDocuments(currency, [document]);
+    return JSON.stringify(pricingAnswer(document, target));
   }
 
   private async pageOf(slug: string): Promise<PricingPageEntity> {

@@ -4,3 +4,4 @@ export * from './series-steps.js';
 export * from './exchange-rates.js';
 export * from './priced-document.js';
 export * from './entry-price.js';
+export * from './pricing-export.js';

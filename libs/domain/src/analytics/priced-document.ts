@@ -1,5 +1,5 @@
 import type { PricingDocument } from '../pricing-document.js';
-import type { ExchangeRateBook } from './exchange-rates.js';
+import { ExchangeRateBook, type ExchangeRate } from './exchange-rates.js';
 import { monthlyEquivalent, roundMoney } from './monthly-equivalent.js';
 
 type StoredCharge = PricingDocument['plans'][number]['charges'][number];
@@ -89,4 +89,34 @@ export function priceDocument(
     return priced.plan;
   });
   return { document: { ...document, plans }, unconverted };
+}
+
+/**
+ * The document the pricing route answers for an extraction: priced and, given a target, with
+ * the target's `currency` and the count of charges left `unconverted` at the top level.
+ */
+export function pricingAnswer(
+  document: PricingDocument,
+  target?: ConversionTarget,
+): PricedDocument | (PricedDocument & { currency: string; unconverted: number }) {
+  const { document: priced, unconverted } = priceDocument(document, target);
+  return target ? { ...priced, currency: target.currency, unconverted } : priced;
+}
+
+/**
+ * The target `currency` with the rates converting these plans into it needs: those between it
+ * and each other currency their charges are in, read by `ratesFor` in one call.
+ */
+export async function conversionTargetFor(
+  currency: string,
+  plans: Iterable<PricingDocument['plans'][number]>,
+  ratesFor: (target: string, currencies: string[]) => Promise<ExchangeRate[]>,
+): Promise<ConversionTarget> {
+  const currencies = new Set<string>();
+  for (const plan of plans) {
+    for (const charge of plan.charges) {
+      if (charge.currency !== currency) currencies.add(charge.currency);
+    }
+  }
+  return { currency, rates: new ExchangeRateBook(await ratesFor(currency, [...currencies])) };
 }

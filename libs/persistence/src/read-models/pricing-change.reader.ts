@@ -11,6 +11,9 @@ export interface FeedPosition {
   index: number;
 }
 
+/** Where an extraction stands in the change feed: its event's position (transaction id, seq). */
+export type ExtractionPosition = Omit<FeedPosition, 'index'>;
+
 export interface PricingChangeQuery {
   /** Changes strictly after this position. */
   after: FeedPosition;

@@ -1,8 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { Between, DataSource, In, LessThanOrEqual, Repository } from 'typeorm';
+import type { PricingDocument } from '#app/domain';
+import {
+  Between,
+  DataSource,
+  In,
+  LessThanOrEqual,
+  Repository,
+  type SelectQueryBuilder,
+} from 'typeorm';
 import { CompanyEntity } from '../entities/company.entity.js';
 import { PricingPageEntity } from '../entities/pricing-page.entity.js';
 import { PricingSnapshotEntity } from '../entities/pricing-snapshot.entity.js';
+import { afterExtraction } from './feed-cursor.js';
+import type { ExtractionPosition, FeedPosition } from './pricing-change.reader.js';
 
 /** Which pages' extractions to read: by their company's category, size band or slug. */
 export interface PageSelection {
@@ -19,7 +29,39 @@ export interface PageExtraction {
   document: string;
 }
 
-/** Pricing documents by page and version; served by the unique (page_id, version) index. */
+/** Extractions an export reads at a time: a few megabytes of documents at most. */
+const EXPORT_CHUNK = 200;
+
+interface PositionRow {
+  transaction_id: string | number;
+  seq: string | number;
+}
+
+const positionOf = (row: PositionRow): ExtractionPosition => ({
+  transactionId: String(row.transaction_id),
+  seq: String(row.seq),
+});
+
+/** The extractions of one export, read when asked for. */
+export interface PricingExport {
+  /** Where the export ends in the change feed: past its last extraction, else where it began. */
+  next: FeedPosition;
+  /** How many extractions it holds (one count of an index range). */
+  size(): Promise<number>;
+  /**
+   * Their documents in feed order, a chunk at a time: however many there are, only one chunk
+   * is held. The range is settled (rows appear in position order), so chunks read apart in
+   * time still make one consistent export.
+   */
+  documents(): AsyncGenerator<PricingDocument[]>;
+}
+
+/**
+ * Pricing documents by page and version, served by the unique (page_id, version) index; and in
+ * the change feed's order, by the unique index on their event's position. The pricing-snapshots
+ * projector writes rows in that order inside the transaction that moves its checkpoint, so the
+ * rows any reader sees are every row up to some position (as in PricingChangeReader).
+ */
 @Injectable()
 export class PricingSnapshotReader {
   private readonly snapshots: Repository<PricingSnapshotEntity>;
@@ -105,5 +147,95 @@ export class PricingSnapshotReader {
       order: { version: 'ASC' },
     });
     return rows.map((row) => row.version);
+  }
+
+  /**
+   * The extractions after `after` (the ones at its own position count as read), oldest first
+   * in the change feed's order, at most `limit` (all there are now when undefined).
+   */
+  async openExport(after: FeedPosition, limit?: number): Promise<PricingExport> {
+    const from = { transactionId: after.transactionId, seq: after.seq };
+    const last = await this.lastOfExport(from, limit);
+    if (!last) {
+      return {
+        next: after,
+        size: () => Promise.resolve(0),
+        documents: async function* () {},
+      };
+    }
+    return {
+      next: afterExtraction(last),
+      size: () => this.range(from, last).getCount(),
+      documents: () => this.documentsBetween(from, last),
+    };
+  }
+
+  /** The position of the limit-th extraction after `after` (or the last there is); null: none. */
+  private async lastOfExport(
+    after: ExtractionPosition,
+    limit?: number,
+  ): Promise<ExtractionPosition | null> {
+    const positions = () =>
+      this.afterPosition(after)
+        .select('snapshot.eventTransactionId', 'transaction_id')
+        .addSelect('snapshot.eventSeq', 'seq');
+    // The limit-th: an index range of `limit` entries.
+    const row =
+      (limit === undefined
+        ? undefined
+        : await this.inFeedOrder(positions())
+            .offset(limit - 1)
+            .limit(1)
+            .getRawOne<PositionRow>()) ??
+      (await positions()
+        .orderBy('snapshot.eventTransactionId', 'DESC')
+        .addOrderBy('snapshot.eventSeq', 'DESC')
+        .limit(1)
+        .getRawOne<PositionRow>());
+    return row ? positionOf(row) : null;
+  }
+
+  private async *documentsBetween(
+    after: ExtractionPosition,
+    through: ExtractionPosition,
+  ): AsyncGenerator<PricingDocument[]> {
+    for (let from = after; ;) {
+      const rows = await this.inFeedOrder(
+        this.range(from, through)
+          .select('snapshot.eventTransactionId', 'transaction_id')
+          .addSelect('snapshot.eventSeq', 'seq')
+          .addSelect('snapshot.document', 'document'),
+      )
+        .limit(EXPORT_CHUNK)
+        .getRawMany<PositionRow & { document: string }>();
+      if (rows.length > 0) yield rows.map((row) => JSON.parse(row.document) as PricingDocument);
+      if (rows.length < EXPORT_CHUNK) return;
+      from = positionOf(rows.at(-1)!);
+    }
+  }
+
+  /** The extractions after `after`, up to `through` included. */
+  private range(
+    after: ExtractionPosition,
+    through: ExtractionPosition,
+  ): SelectQueryBuilder<PricingSnapshotEntity> {
+    return this.afterPosition(after).andWhere(
+      '(snapshot.eventTransactionId, snapshot.eventSeq) <= (:throughTransactionId, :throughSeq)',
+      { throughTransactionId: through.transactionId, throughSeq: through.seq },
+    );
+  }
+
+  private afterPosition(after: ExtractionPosition): SelectQueryBuilder<PricingSnapshotEntity> {
+    return this.snapshots
+      .createQueryBuilder('snapshot')
+      .where('(snapshot.eventTransactionId, snapshot.eventSeq) > (:transactionId, :seq)', after);
+  }
+
+  private inFeedOrder(
+    query: SelectQueryBuilder<PricingSnapshotEntity>,
+  ): SelectQueryBuilder<PricingSnapshotEntity> {
+    return query
+      .orderBy('snapshot.eventTransactionId', 'ASC')
+      .addOrderBy('snapshot.eventSeq', 'ASC');
   }
 }

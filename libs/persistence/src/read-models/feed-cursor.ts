@@ -1,7 +1,22 @@
-import type { FeedPosition } from '#app/persistence';
+import type { ExtractionPosition, FeedPosition } from './pricing-change.reader.js';
 
 /** Before every change: a feed read without `since` starts here. */
 export const START_OF_FEED: FeedPosition = { transactionId: '0', seq: '0', index: 0 };
+
+/**
+ * The highest change index a cursor may hold. An extraction has far fewer changes (at most 100
+ * plans of 100 charges and 100 discounts each, a few fields apiece), so (its position, this)
+ * lies after every change of it and before the next extraction's.
+ */
+const PAST_EVERY_CHANGE = 999_999_999;
+
+/**
+ * The feed position just after an extraction, all its changes included: where a reader that
+ * has the extraction whole (an export) stands in the feed.
+ */
+export function afterExtraction(position: ExtractionPosition): FeedPosition {
+  return { ...position, index: PAST_EVERY_CHANGE };
+}
 
 // Up to 19 digits, and at most the largest PostgreSQL bigint (below): the columns' type.
 const POSITION = /^(0|[1-9]\d{0,18})\.(0|[1-9]\d{0,18})\.(0|[1-9]\d{0,8})$/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, START_OF_FEED } from './feed-cursor.js';
+import { afterExtraction, decodeCursor, encodeCursor, START_OF_FEED } from './feed-cursor.js';
 
 describe('feed cursor', () => {
   it('round-trips a position, bigints included', () => {
@@ -12,6 +12,12 @@ describe('feed cursor', () => {
       expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
       expect(decodeCursor(cursor)).toEqual(position);
     }
+  });
+
+  it('names the place after an extraction as a cursor it takes back', () => {
+    const after = afterExtraction({ transactionId: '7', seq: '12' });
+    expect(after).toEqual({ transactionId: '7', seq: '12', index: 999_999_999 });
+    expect(decodeCursor(encodeCursor(after))).toEqual(after);
   });
 
   it('refuses anything it did not hand out', () => {

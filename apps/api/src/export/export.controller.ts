@@ -1,0 +1,206 @@
+import type { ServerResponse } from 'node:http';
+import {
+  Controller,
+  Get,
+  Headers,
+  Logger,
+  Query,
+  Res,
+  UseGuards,
+  type BeforeApplicationShutdown,
+} from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ServiceUnavailable } from '#app/contracts';
+import { EXPORT_FORMATS, EXPORT_MEDIA_TYPES, type ExportFormat } from '#app/domain';
+import { decodeCursor, START_OF_FEED } from '#app/persistence';
+import type { FastifyReply } from 'fastify';
+import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { ApiError } from '../errors/api-error.js';
+import {
+  currencyParameter,
+  integerParameter,
+  optionalText,
+  type QueryValue,
+} from '../http/query-parameters.js';
+import { CreditCost } from '../metering/credit-cost.decorator.js';
+import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
+import { EXPORT_BODY_EXAMPLES, EXPORT_ERROR_EXAMPLES } from './export.examples.js';
+import { ExportQueries } from './export.queries.js';
+
+/** Extractions per call, at most and by default. */
+const MAX_LIMIT = 10_000;
+/** Seconds a client is asked to wait when an export comes during a shutdown: a restart's. */
+const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Every pricing extraction after a change-feed cursor, streamed for a warehouse: the feed, the
+ * webhooks and an export sync share one position. An export lasts as long as its client takes
+ * to read it, which may be for ever: at shutdown the ones being sent are cut (their clients
+ * read again from the same cursor), or the server would wait for them past its grace time.
+ */
+@Controller('api/export')
+@UseGuards(ApiKeyGuard('read', 'export'))
+@ApiTags('Pricing')
+@ApiKeyAuth()
+@CreditCost(1)
+export class ExportController implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(ExportController.name);
+  private readonly sending = new Set<ServerResponse>();
+  private closing = false;
+
+  constructor(private readonly exports: ExportQueries) {}
+
+  @Get('pricing')
+  @ApiOperation({
+    operationId: 'exportPricing',
+    summary: 'Export the pricing extractions recorded after a cursor, as NDJSON or CSV',
+    description:
+      "Oldest first in the change feed's order, at most limit extractions per call, streamed. " +
+      'NDJSON: one line per extraction, the document GET /v1/api/pricing/{slug}?version= gives ' +
+      'for it (PricingDocument, every charge with monthly_equivalent). CSV (RFC 4180, CRLF line ' +
+      'ends, an empty field for null, booleans true/false): a header line, then one line per ' +
+      'charge. X-Next-Cursor is the position after the last extraction sent: pass it as since ' +
+      "to read on, or to GET /v1/api/changes to follow the feed from there (it is the feed's " +
+      "cursor, and the feed takes the export's). With currency, each document is the pricing " +
+      "route's with currency (every charge with converted, currency and unconverted at the top), " +
+      'and a CSV line adds the converted figure. Past the end the body is empty (CSV: the ' +
+      'header line alone) and X-Next-Cursor repeats the cursor. One credit per call, whatever ' +
+      'its size; needs the export feature (enterprise by default).',
+  })
+  @ApiQuery({
+    name: 'format',
+    required: false,
+    // No schema default: left out, the Accept header decides (a tool sends a default as given).
+    schema: { type: 'string', enum: [...EXPORT_FORMATS] },
+    description:
+      'ndjson or csv. Without it, NDJSON, unless an Accept header names text/csv (before ' +
+      'application/x-ndjson, if both)',
+  })
+  @ApiQuery({
+    name: 'since',
+    required: false,
+    type: String,
+    pattern: '^[A-Za-z0-9_-]+$',
+    description:
+      'A cursor: the X-Next-Cursor of an earlier export, or a next_cursor of the change feed ' +
+      '(opaque). Without it, from the first extraction',
+    example: 'MC40Mi45OTk5OTk5OTk',
+  })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_LIMIT,
+    default: MAX_LIMIT,
+    description: 'Extractions per call (a CSV has a line per charge of each)',
+  })
+  @ApiQuery({
+    name: 'currency',
+    required: false,
+    type: String,
+    pattern: '^[A-Za-z]{3}$',
+    description:
+      'Three letters (ISO 4217, any case): each charge also carries converted (NDJSON), or ' +
+      'the CSV gains converted_currency, converted_monthly_equivalent, rate and rate_date, ' +
+      'such as EUR',
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'The extractions, streamed, and the cursor to read on from',
+    headers: {
+      'X-Next-Cursor': {
+        description:
+          'The position after the last extraction sent (the cursor given, past the end): the ' +
+          "since of the next call, or of the change feed's",
+        required: true,
+        schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$' },
+      },
+    },
+    content: {
+      'application/x-ndjson': {
+        schema: {
+          type: 'string',
+          description: 'One PricingDocument per line, as the pricing route gives it',
+        },
+        examples: EXPORT_BODY_EXAMPLES.ndjson,
+      },
+      'text/csv': {
+        schema: { type: 'string', description: 'A header line, then one line per charge' },
+        examples: EXPORT_BODY_EXAMPLES.csv,
+      },
+    },
+  })
+  @ApiErrorResponses('coded', [400, 401, 403, 500], EXPORT_ERROR_EXAMPLES.pricing)
+  async pricing(
+    @Query('format') formatValue: QueryValue,
+    @Query('since') sinceValue: QueryValue,
+    @Query('limit') limitValue: QueryValue,
+    @Query('currency') currencyValue: QueryValue,
+    @Headers('accept') accept: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const format = formatParameter(formatValue, accept);
+    const since = optionalText('since', sinceValue, 100);
+    const after = since === undefined ? START_OF_FEED : decodeCursor(since);
+    if (!after) {
+      throw new ApiError(
+        400,
+        'INVALID_CURSOR',
+        'since is not a cursor of the change feed: pass an X-Next-Cursor or next_cursor as it was given',
+        { parameter: 'since', provided: since },
+      );
+    }
+    const limit = integerParameter('limit', limitValue, {
+      fallback: MAX_LIMIT,
+      min: 1,
+      max: MAX_LIMIT,
+    });
+    const currency = currencyParameter(currencyValue);
+    const { next, body } = await this.exports.pricing({ after, limit, format, currency });
+    if (this.closing) {
+      body.destroy();
+      throw new ServiceUnavailable(RETRY_AFTER_SECONDS);
+    }
+    const response = reply.raw;
+    this.sending.add(response);
+    response.once('close', () => this.sending.delete(response));
+    // The client only sees the connection end too early: the cause goes to the log.
+    body.once('error', (error) =>
+      this.logger.error(`export ${reply.request.id} cut short: ${error.message}`),
+    );
+    // Sent by Fastify itself, which pipes the stream with backpressure and ends it when the
+    // connection goes: Nest would copy a returned stream into one of its own.
+    void reply.header('x-next-cursor', next).type(EXPORT_MEDIA_TYPES[format]).send(body);
+  }
+
+  beforeApplicationShutdown(): void {
+    this.closing = true;
+    for (const response of this.sending) response.destroy();
+  }
+}
+
+/** format when given; else what the Accept header names first, of text/csv and NDJSON. */
+function formatParameter(value: QueryValue, accept: string | undefined): ExportFormat {
+  const text = optionalText('format', value, 20);
+  if (text === undefined) {
+    const named = (accept ?? '')
+      .split(',')
+      .map((range) => range.split(';')[0]!.trim().toLowerCase())
+      .find((type) => type === 'text/csv' || type === EXPORT_MEDIA_TYPES.ndjson);
+    return named === 'text/csv' ? 'csv' : 'ndjson';
+  }
+  if (!EXPORT_FORMATS.includes(text as ExportFormat)) {
+    throw new ApiError(
+      400,
+      'INVALID_PARAMETER',
+      `format must be one of ${EXPORT_FORMATS.join(', ')}`,
+      {
+        parameter: 'format',
+        provided: text,
+        valid_values: [...EXPORT_FORMATS],
+      },
+    );
+  }
+  return text as ExportFormat;
+}

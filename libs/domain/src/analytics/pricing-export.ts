@@ -1,0 +1,124 @@
+import type { PricingDocument } from '../pricing-document.js';
+import { pricingAnswer, type ConversionTarget, type PricedDocument } from './priced-document.js';
+
+export const EXPORT_FORMATS = ['ndjson', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The media type of each format, as the export route sends it. */
+export const EXPORT_MEDIA_TYPES: Record<ExportFormat, string> = {
+  ndjson: 'application/x-ndjson',
+  csv: 'text/csv; charset=utf-8',
+};
+
+/** The CSV export's columns, in order: one line per charge. */
+export const EXPORT_CSV_COLUMNS = [
+  'slug',
+  'company_slug',
+  'page_subslug',
+  'version',
+  'plan_internal_name',
+  'plan_display_name',
+  'add_on',
+  'charge_display_name',
+  'billing',
+  'charge_type',
+  'usage_type',
+  'currency',
+  'price',
+  'monthly_equivalent',
+  'modality',
+] as const;
+
+/** Columns a CSV export converting into a currency adds after those: the charge's `converted`. */
+export const EXPORT_CSV_CONVERTED_COLUMNS = [
+  'converted_currency',
+  'converted_monthly_equivalent',
+  'rate',
+  'rate_date',
+] as const;
+
+/** Converting an export: the target with the rates a chunk's documents need. */
+export type ExportConversion = (documents: PricingDocument[]) => Promise<ConversionTarget>;
+
+type CsvValue = string | number | boolean | null;
+
+/**
+ * The text of an export, from the documents of its extractions read a chunk at a time: one
+ * string per chunk (the CSV header before them), so a writer that waits for each to drain holds
+ * one chunk's text at most, however long the export. With `convert`, each chunk's rates are read
+ * for it (the rates of its own currencies, never the whole table at once).
+ */
+export async function* exportText(
+  format: ExportFormat,
+  chunks: AsyncIterable<PricingDocument[]>,
+  convert?: ExportConversion,
+): AsyncGenerator<string> {
+  if (format === 'csv') {
+    yield csvLine(
+      convert ? [...EXPORT_CSV_COLUMNS, ...EXPORT_CSV_CONVERTED_COLUMNS] : EXPORT_CSV_COLUMNS,
+    );
+  }
+  for await (const documents of chunks) {
+    const target = convert && (await convert(documents));
+    const answers = documents.map((document) => pricingAnswer(document, target));
+    yield answers
+      .map((answer) =>
+        format === 'csv' ? csvLines(answer, target !== undefined) : ndjsonLine(answer),
+      )
+      .join('');
+  }
+}
+
+/** The document the pricing route gives for the extraction, on one line. */
+function ndjsonLine(document: PricedDocument): string {
+  return `${JSON.stringify(document)}\n`;
+}
+
+/** One line per charge of the document (a plan without charges has none). */
+function csvLines(document: PricedDocument, converted: boolean): string {
+  return document.plans
+    .flatMap((plan) =>
+      plan.charges.map((charge) =>
+        csvLine([
+          document.slug,
+          document.company_slug,
+          document.page_subslug,
+          document.version,
+          plan.internal_name,
+          plan.display_name,
+          plan.add_on,
+          charge.display_name,
+          charge.billing,
+          charge.charge_type,
+          charge.usage_type,
+          charge.currency,
+          charge.price,
+          charge.monthly_equivalent,
+          charge.pricing_metric?.modality ?? null,
+          ...(converted
+            ? [
+                charge.converted?.currency ?? null,
+                charge.converted?.monthly_equivalent ?? null,
+                charge.converted?.rate ?? null,
+                charge.converted?.rate_date ?? null,
+              ]
+            : []),
+        ]),
+      ),
+    )
+    .join('');
+}
+
+/**
+ * RFC 4180: CRLF line ends; a field holding a comma, a quote or a line break is quoted, its
+ * quotes doubled; null is an empty field, booleans `true`/`false`.
+ */
+function csvLine(values: readonly CsvValue[]): string {
+  return `${values.map(csvField).join(',')}\r\n`;
+}
+
+function csvField(value: CsvValue): string {
+  if (value === null) return '';
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
