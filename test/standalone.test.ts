@@ -25,6 +25,8 @@ const standaloneEnv = Object.fromEntries(
 const baseUrl = `http://127.0.0.1:${port}/v1`;
 const DEMO_RECORDS = buildDemoCatalogue().length;
 let standalone: ChildProcess | null = null;
+/** What the running standalone printed, for the message of a failed stop. */
+let printed = '';
 
 afterAll(async () => {
   standalone?.kill('SIGKILL');
@@ -38,8 +40,12 @@ async function start(): Promise<string> {
     env: { ...process.env, ...standaloneEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  standalone.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  standalone.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const record = (chunk: Buffer) => {
+    output += chunk.toString();
+    printed = output;
+  };
+  standalone.stdout?.on('data', record);
+  standalone.stderr?.on('data', record);
   return waitFor(
     'the standalone to print its next steps',
     async () => (output.includes('Stop with Ctrl+C') ? output : undefined),
@@ -51,7 +57,7 @@ async function start(): Promise<string> {
 async function stop(): Promise<void> {
   const exited = new Promise<number | null>((resolve) => standalone?.once('exit', resolve));
   standalone?.kill('SIGTERM');
-  expect(await exited).toBe(0);
+  expect(await exited, printed.slice(-3000)).toBe(0);
   standalone = null;
 }
 
