@@ -523,7 +523,21 @@ export async function writeSyntheticLog(
       insert.catch(() => undefined);
     };
     let chunk: unknown[][] = [];
+    let registering = true;
     for (const row of syntheticEvents(spec, originOf)) {
+      // The parallel writers' transactions commit in any order, and projection follows commit
+      // order: the registrations are committed before any scrape or extraction, as the
+      // service's own rules make sure (an extraction's page, and its company, exist first).
+      if (
+        registering &&
+        row.type !== CompanyRegistered.TYPE &&
+        row.type !== PricingPageRegistered.TYPE
+      ) {
+        if (chunk.length > 0) await write(JSON.stringify(chunk));
+        chunk = [];
+        await Promise.all(running);
+        registering = false;
+      }
       chunk.push([
         row.streamId,
         row.streamVersion,
