@@ -1,20 +1,18 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { PRICING_CHANGE_TYPES } from '#app/domain';
-import { decodeCursor, START_OF_FEED } from '#app/persistence';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import {
+  feedCursorParameter,
   companyParameter,
   eventTypeParameter,
   integerParameter,
-  optionalText,
   type QueryValue,
 } from '../http/query-parameters.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { EXAMPLES } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
-import { ApiError } from '../errors/api-error.js';
 import { ChangeFeedDto } from './changes.dto.js';
 import { CHANGES_ERROR_EXAMPLES } from './changes.examples.js';
 import { ChangesQueries } from './changes.queries.js';
@@ -82,16 +80,10 @@ export class ChangesController {
     @Query('company') companyValue: QueryValue,
     @Query('event_type') eventTypeValue: QueryValue,
   ) {
-    const since = optionalText('since', sinceValue, 100);
-    const after = since === undefined ? START_OF_FEED : decodeCursor(since);
-    if (!after) {
-      throw new ApiError(
-        400,
-        'INVALID_CURSOR',
-        'since is not a cursor of this feed: pass a next_cursor as it was given',
-        { parameter: 'since', provided: since },
-      );
-    }
+    const after = feedCursorParameter(
+      sinceValue,
+      'since is not a cursor of this feed: pass a next_cursor as it was given',
+    );
     return this.changes.page({
       after,
       limit: integerParameter('limit', limitValue, { fallback: 100, min: 1, max: 500 }),

@@ -12,11 +12,11 @@ import {
 import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ServiceUnavailable } from '#app/contracts';
 import { EXPORT_FORMATS, EXPORT_MEDIA_TYPES, type ExportFormat } from '#app/domain';
-import { decodeCursor, START_OF_FEED } from '#app/persistence';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { ApiError } from '../errors/api-error.js';
 import {
+  feedCursorParameter,
   currencyParameter,
   integerParameter,
   optionalText,
@@ -141,16 +141,10 @@ export class ExportController implements BeforeApplicationShutdown {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const format = formatParameter(formatValue, accept);
-    const since = optionalText('since', sinceValue, 100);
-    const after = since === undefined ? START_OF_FEED : decodeCursor(since);
-    if (!after) {
-      throw new ApiError(
-        400,
-        'INVALID_CURSOR',
-        'since is not a cursor of the change feed: pass an X-Next-Cursor or next_cursor as it was given',
-        { parameter: 'since', provided: since },
-      );
-    }
+    const after = feedCursorParameter(
+      sinceValue,
+      'since is not a cursor of the change feed: pass an X-Next-Cursor or next_cursor as it was given',
+    );
     const limit = integerParameter('limit', limitValue, {
       fallback: MAX_LIMIT,
       min: 1,

@@ -6,6 +6,7 @@ import {
   PRICING_CHANGE_TYPES,
   type PricingChangeType,
 } from '#app/domain';
+import { decodeCursor, START_OF_FEED, type FeedPosition } from '#app/persistence';
 import { ApiError } from '../errors/api-error.js';
 
 /** A query string value as Fastify parses it: repeated parameters arrive as an array. */
@@ -274,4 +275,17 @@ export function identifiersParameter(name: string, value: QueryValue): string[] 
 /** A comma list of currency codes, each in any case; else 400 INVALID_CURRENCY. */
 export function currenciesParameter(name: string, value: QueryValue): string[] | undefined {
   return listParameter(name, value)?.map((item) => currencyCodeOf(name, item));
+}
+
+/**
+ * `since=`: a change feed position (the change feed's and the export's), the start of the feed
+ * when absent; a cursor this service did not hand out is 400 INVALID_CURSOR with `message`.
+ */
+export function feedCursorParameter(value: QueryValue, message: string): FeedPosition {
+  const since = optionalText('since', value, 100);
+  const after = since === undefined ? START_OF_FEED : decodeCursor(since);
+  if (!after) {
+    throw new ApiError(400, 'INVALID_CURSOR', message, { parameter: 'since', provided: since });
+  }
+  return after;
 }
