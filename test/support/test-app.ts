@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiKeysService, type ApiKeyScope } from '#app/access';
 import type { AppConfig } from '#app/config';
+import { createPricingClient, type PricingClient } from '#app/client';
 import type { IngestRecord } from '#app/contracts';
 import { createHttpApp } from '../../apps/api/src/http-app.js';
 import { WorkerModule } from '../../apps/worker/src/worker.module.js';
@@ -20,6 +21,11 @@ export interface TestApp {
    * `waitOutBursts: false` (tests of the burst limit).
    */
   request(path: string, init?: RequestInit): Promise<Response>;
+  /**
+   * The typed client (libs/client) calling this app with `key`: its calls get the same checks
+   * and the same patience with burst refusals as `request`'s.
+   */
+  client(key: string): PricingClient;
   createKey(scopes: ApiKeyScope[], plan?: string): Promise<string>;
   /** Posts a batch with an ingest key and returns the batch id (expects 202). */
   ingest(records: IngestRecord[] | unknown[]): Promise<string>;
@@ -52,22 +58,25 @@ export async function startTestApp(
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}/v1`;
   const keys = app.get(ApiKeysService);
+  const checkedFetch = async (input: string | URL | Request, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const validator = await openApiValidator(baseUrl);
+    // A clone each time: a burst refusal sends the same request again.
+    const send = async () => {
+      const response = await fetch(request.clone());
+      await validator.check(request.method, request.url, response);
+      return response;
+    };
+    return waitOutBursts ? pastBurstLimit(send) : send();
+  };
   let ingestKey: string | null = null;
 
   const testApp: TestApp = {
     app,
     config,
     baseUrl,
-    async request(path, init) {
-      const validator = await openApiValidator(baseUrl);
-      const url = `${baseUrl}${path}`;
-      const send = async () => {
-        const response = await fetch(url, init);
-        await validator.check(init?.method ?? 'GET', url, response);
-        return response;
-      };
-      return waitOutBursts ? pastBurstLimit(send) : send();
-    },
+    request: (path, init) => checkedFetch(new Request(`${baseUrl}${path}`, init)),
+    client: (key) => createPricingClient({ apiUrl: baseUrl, apiKey: key, fetch: checkedFetch }),
     createKey: async (scopes, plan = 'enterprise') =>
       (await keys.create({ name: `test-${scopes.join('-')}`, plan, scopes })).key,
     async ingest(records) {
