@@ -109,7 +109,7 @@ const commaList = (description: string, examples?: string[]) =>
 
 const pageNumber = () => integer('Page number, from 1', { minimum: 1, default: 1 }).optional();
 
-const CREDIT = 'Costs 1 credit.';
+const CREDIT = 'Costs 1 credit when answered; a refused call costs none.';
 
 function routeTool<P extends ToolRoute>(
   route: P,

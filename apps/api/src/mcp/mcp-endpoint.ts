@@ -10,10 +10,10 @@ import { sendErrorReply } from '../errors/error-body.filter.js';
 import { injectedFetch } from './injected-fetch.js';
 
 /** The MCP endpoint: beside the API, not under /v1, and not in the OpenAPI document. */
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 
 /** A JSON-RPC message of these tools is a few hundred bytes; a batch of them stays far below. */
-export const MCP_BODY_LIMIT_BYTES = 64 * 1024;
+const MCP_BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
  * The tools' calls go to the routes under this base through injectedFetch, which keeps only
