@@ -359,6 +359,19 @@ describe('the HTTP endpoint', () => {
     const document = (await (await api.request('/api/openapi.json')).json()) as OpenApiDocument;
     expect(Object.keys(document.paths).filter((path) => path.includes('mcp'))).toEqual([]);
   });
+
+  // Last: it leaves this address refused for bad keys for the rest of the minute.
+  it('counts failed authentications against the client address together with the REST API', async () => {
+    const wrongKey = { authorization: `Bearer pi_${'X'.repeat(43)}` };
+    let refused = await initialize(wrongKey);
+    for (let attempt = 0; attempt < 40 && refused.status === 401; attempt++) {
+      refused = await initialize(wrongKey);
+    }
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: 'Rate limit exceeded' });
+    const rest = await fetch(`${api.baseUrl}/api/companies`, { headers: wrongKey });
+    expect(rest.status).toBe(429);
+  });
 });
 
 interface DocumentedParameter {
