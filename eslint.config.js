@@ -17,6 +17,7 @@ const LIBRARY_GRAPH = {
   observability: ['config', 'contracts', 'persistence'],
   ingest: ['config', 'contracts'],
   client: [],
+  mcp: ['client'],
 };
 
 /** Packages that tie code to a framework or a store: none of them in the domain. */
@@ -31,6 +32,12 @@ const FRAMEWORKS = [
   'class-validator',
   'class-transformer',
 ];
+
+/** The libraries that import none of the frameworks, and why. */
+const FRAMEWORK_FREE = {
+  domain: 'The domain library is plain TypeScript.',
+  mcp: 'libs/mcp reaches the API through libs/client alone, whatever process hosts it.',
+};
 
 /** TypeORM is the persistence library's business alone. */
 const TYPEORM = {
@@ -57,8 +64,8 @@ function libraryBoundaries(name, allowed) {
       message: `libs/${name} may import ${allowed.length ? allowed.map((lib) => `#app/${lib}`).join(', ') : 'no other library'} (eslint.config.js, LIBRARY_GRAPH).`,
     },
   ];
-  if (name === 'domain') {
-    patterns.push({ group: FRAMEWORKS, message: 'The domain library is plain TypeScript.' });
+  if (name in FRAMEWORK_FREE) {
+    patterns.push({ group: FRAMEWORKS, message: FRAMEWORK_FREE[name] });
   } else if (name !== 'persistence') {
     patterns.push(TYPEORM);
   }

@@ -52,6 +52,9 @@ describe('the boundaries npm run lint enforces', () => {
     expect(await problemsOf('libs/domain/src/planted.ts', nest)).toEqual([
       expect.stringMatching(/domain library is plain TypeScript/),
     ]);
+    expect(await problemsOf('libs/mcp/src/planted.ts', nest)).toEqual([
+      expect.stringMatching(/libs\/mcp reaches the API through libs\/client alone/),
+    ]);
   });
 
   it('reads process.env only in libs/config', async () => {

@@ -33,6 +33,7 @@ import { RequestAdmission } from './auth/request-admission.js';
 import { settleMetering } from './metering/metering.hook.js';
 import { setupOpenApi } from './openapi/document.js';
 import { INGEST_RECORDS_ROUTE } from './ingest/ingest.controller.js';
+import { registerMcpEndpoint } from './mcp/mcp-endpoint.js';
 
 /** Request bodies: a 1,000-record batch stays well below this. */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -115,6 +116,8 @@ export async function createHttpApp(
   // GET /v1/api/openapi.json (public) and Swagger UI at /v1/docs.
   setupOpenApi(app);
   await registerQueueDashboard(app, config);
+  // The MCP server at /mcp (README, MCP): its tools call the routes above in-process.
+  registerMcpEndpoint(app);
   configureFastify(fastify, app);
   observeHttp(fastify, app.get(Metrics), logger);
   // Without useProcessExit Nest re-raises the signal after its hooks: exit 143, not 0.

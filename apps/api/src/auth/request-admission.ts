@@ -55,17 +55,7 @@ export class RequestAdmission {
 
   async admit(request: FastifyRequest, rule: AdmissionRule): Promise<void> {
     const now = new Date();
-    // An address past its failed authentications gets no database read for a key this
-    // process does not know already.
-    const result = await this.keys.authenticate(presentedApiKey(request), now, () =>
-      this.refuseBlockedAddress(request.ip, now, 'peek'),
-    );
-    if (!result.ok) {
-      await this.refuseBlockedAddress(request.ip, now, 'count');
-      throw new ApiError(401, 'AUTH_INVALID', REFUSALS[result.reason], { hint: HINT });
-    }
-    const principal = result.principal;
-    request.apiKeyId = principal.id;
+    const principal = await this.authenticate(request, now);
     const plan = this.config.planNamed(principal.plan);
     // A plan taken out of the configuration has no limits to meter by.
     if (!plan) {
@@ -84,6 +74,25 @@ export class RequestAdmission {
     }
     if (refusal) throw refusal;
     request.apiKey = principal;
+  }
+
+  /**
+   * The valid key the request carries, or the 401 it is refused with (the failure counted
+   * against the client address; 429 past their limit). Neither metered nor charged: admit
+   * meters what it admits, and the MCP endpoint meters nothing but the REST calls its tools make.
+   */
+  async authenticate(request: FastifyRequest, now = new Date()): Promise<ApiKeyPrincipal> {
+    // An address past its failed authentications gets no database read for a key this
+    // process does not know already.
+    const result = await this.keys.authenticate(presentedApiKey(request), now, () =>
+      this.refuseBlockedAddress(request.ip, now, 'peek'),
+    );
+    if (!result.ok) {
+      await this.refuseBlockedAddress(request.ip, now, 'count');
+      throw new ApiError(401, 'AUTH_INVALID', REFUSALS[result.reason], { hint: HINT });
+    }
+    request.apiKeyId = result.principal.id;
+    return result.principal;
   }
 
   /** 429 when the address is past its failed authentications; `count` adds this failure. */

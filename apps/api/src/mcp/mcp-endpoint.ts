@@ -1,0 +1,109 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createPricingClient } from '#app/client';
+import { createPricingMcpServer } from '#app/mcp';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { presentedApiKey } from '../auth/presented-key.js';
+import { RequestAdmission } from '../auth/request-admission.js';
+import { ApiError } from '../errors/api-error.js';
+import { sendErrorReply } from '../errors/error-body.filter.js';
+import { injectedFetch } from './injected-fetch.js';
+
+/** The MCP endpoint: beside the API, not under /v1, and not in the OpenAPI document. */
+const MCP_PATH = '/mcp';
+
+/** A JSON-RPC message of these tools is a few hundred bytes; a batch of them stays far below. */
+const MCP_BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * The tools' calls go to the routes under this base through injectedFetch, which keeps only
+ * the path: the host is never resolved.
+ */
+const IN_PROCESS_API_URL = 'http://in-process/v1';
+
+/**
+ * The MCP server over streamable HTTP at POST /mcp, stateless: each request gets its own server
+ * and transport, answers in JSON (no stream stays open, no session id), and leaves nothing
+ * behind, so any API process can take any request. The key is authenticated as the REST API
+ * authenticates it (401 and 429 in the general error shape, failed authentications counted
+ * against the client address), and nothing else is metered: initialize, tools/list and ping,
+ * like the OpenAPI document, cost nothing; each tool call is one REST call with the same key
+ * through this process's own pipeline, metered, limited and charged exactly as that call is
+ * (a second count here would charge a tool call twice the burst units of its REST call).
+ * GET and DELETE, which open a stream or end a session, get 405.
+ */
+export function registerMcpEndpoint(app: NestFastifyApplication): void {
+  const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
+  const admission = app.get(RequestAdmission);
+  fastify.route({
+    method: 'POST',
+    url: MCP_PATH,
+    bodyLimit: MCP_BODY_LIMIT_BYTES,
+    // Before the body is read: a caller without a key gets no parsing done.
+    onRequest: async (request, reply) => {
+      try {
+        await admission.authenticate(request);
+      } catch (error) {
+        sendErrorReply(error, request, reply);
+        return reply;
+      }
+    },
+    handler: (request, reply) => answerMcpRequest(fastify, request, reply),
+  });
+  fastify.route({
+    method: ['GET', 'DELETE'],
+    url: MCP_PATH,
+    handler: async (request, reply) => {
+      void reply.header('allow', 'POST');
+      const refusal = new ApiError(
+        405,
+        'METHOD_NOT_ALLOWED',
+        `The ${request.method} method is not served: the MCP endpoint is stateless, with no stream or session`,
+        { allow: ['POST'] },
+      );
+      sendErrorReply(refusal, request, reply);
+      return reply;
+    },
+  });
+}
+
+async function answerMcpRequest(
+  fastify: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const client = createPricingClient({
+    apiUrl: IN_PROCESS_API_URL,
+    apiKey: presentedApiKey(request),
+    fetch: injectedFetch(fastify, request),
+  });
+  const server = createPricingMcpServer(client);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  try {
+    await server.connect(transport);
+    const answer = await transport.handleRequest(asWebRequest(request), {
+      parsedBody: request.body,
+    });
+    void reply.status(answer.status);
+    answer.headers.forEach((value, name) => void reply.header(name, value));
+    return await reply.send(await answer.text());
+  } finally {
+    await server.close();
+  }
+}
+
+/** The request as the SDK's transport reads it: its headers (the body is passed parsed). */
+function asWebRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    for (const one of [value ?? []].flat()) headers.append(name, one);
+  }
+  // A fixed origin: the Host header is the client's to write, and the transport ignores it.
+  return new Request(new URL(request.url, 'http://mcp.local'), {
+    method: request.method,
+    headers,
+  });
+}

@@ -1,0 +1,2 @@
+export * from './pricing-mcp-server.js';
+export { PRICING_TOOLS, type RouteParameterName, type ToolRoute } from './pricing-tools.js';

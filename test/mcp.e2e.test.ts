@@ -1,0 +1,401 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getJson, ingestAndProject, type GeneralErrorBody } from './support/catalogue-fixture.js';
+import { pastBurstLimit } from './support/past-burst-limit.js';
+import { records } from './support/records.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+import { testEnvironment } from './support/test-environment.js';
+
+/*
+ * The MCP server over streamable HTTP at /mcp, driven by the SDK's own client: the nine tools,
+ * each answering its REST route's body and charged as that route is, refusals as tool errors
+ * that start with the REST code, and the key checked as the REST API checks it.
+ */
+
+const environment = testEnvironment();
+let api: TestApp;
+let key: string;
+let mcpUrl: URL;
+let client: Client;
+
+const TOOL_ROUTES: Record<string, string[]> = {
+  search_companies: ['/v1/api/companies'],
+  get_company: ['/v1/api/companies/{slug}'],
+  get_pricing: ['/v1/api/pricing/{slug}'],
+  diff_pricing: ['/v1/api/pricing/{slug}/diff'],
+  list_changes: ['/v1/api/changes'],
+  search_plans: ['/v1/api/plans'],
+  pricing_series: ['/v1/api/pricing/{slug}/series'],
+  price_benchmarks: ['/v1/api/benchmarks'],
+  get_files: ['/v1/api/files/{slug}/version/{version}', '/v1/api/files/{slug}/period/{period}'],
+};
+
+/** An MCP client on /mcp with these headers; it waits out burst refusals as test apps do. */
+async function connect(headers: Record<string, string>): Promise<Client> {
+  const mcp = new Client({ name: 'mcp-e2e-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(mcpUrl, {
+    requestInit: { headers },
+    fetch: (input, init) => pastBurstLimit(() => fetch(input, init)),
+  });
+  await mcp.connect(transport);
+  return mcp;
+}
+
+const creditsUsed = async () =>
+  (await getJson<{ credits: { used: number } }>(api, '/api/usage', key)).body.credits.used;
+
+/**
+ * A tool call; a burst refusal of its REST call (which refused tool calls and the usage reads
+ * count against) is waited out and the call made again, as pastBurstLimit does for requests.
+ */
+async function callTool(
+  name: string,
+  args: Record<string, unknown>,
+  mcp = client,
+): Promise<CallToolResult> {
+  for (;;) {
+    const result = (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+    const resetAt = (result.structuredContent?.details as { reset_at?: string } | undefined)
+      ?.reset_at;
+    const waitMs = Date.parse(resetAt ?? '') - Date.now();
+    if (!result.isError || !(waitMs <= 1_000)) return result;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(waitMs, 0) + 5));
+  }
+}
+
+function textOf(result: CallToolResult): string {
+  const [first] = result.content;
+  if (first?.type !== 'text') throw new Error(`no text content: ${JSON.stringify(result)}`);
+  return first.text;
+}
+
+beforeAll(async () => {
+  api = await startTestApp(environment.config());
+  mcpUrl = new URL('/mcp', api.baseUrl);
+  key = await api.createKey(['read'], 'enterprise');
+  await ingestAndProject(api, [
+    records.company('alpha.io', { name: 'Alpha', category: 'Communication' }),
+    records.company('beta.io', { name: 'Beta', category: 'Communication' }),
+    records.company('gamma.io', { name: 'Gamma', category: 'Communication' }),
+    records.page('alpha.io'),
+    records.page('beta.io'),
+    records.page('gamma.io'),
+    records.scrape('alpha.io', '', '20250105'),
+    records.scrape('alpha.io', '', '20250301'),
+    records.scrape('beta.io', '', '20250110'),
+    records.scrape('gamma.io', '', '20250105'),
+    records.pricing('alpha.io', '', '20250105', 10),
+    records.pricing('alpha.io', '', '20250301', 12),
+    records.pricing('beta.io', '', '20250110', 20),
+    records.pricing('gamma.io', '', '20250105', 30),
+  ]);
+  client = await connect({ authorization: `Bearer ${key}` });
+});
+
+afterAll(async () => {
+  await client?.close();
+  await api?.close();
+  await environment.cleanup();
+});
+
+describe('tools/list', () => {
+  it('lists the nine tools, each taking exactly its routes’ parameters as the document states them', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(TOOL_ROUTES).sort());
+    const document = (await (await api.request('/api/openapi.json')).json()) as OpenApiDocument;
+    for (const tool of tools) {
+      // What an assistant picks a tool by: what it answers, the route it calls, what it costs.
+      expect(tool.description, tool.name).toMatch(
+        /^.{20,}GET \/v1\/api\/.*Costs 1 credit when answered/s,
+      );
+      expect(tool.annotations?.readOnlyHint).toBe(true);
+      const schema = tool.inputSchema as JsonObjectSchema;
+      const documented = new Map<string, DocumentedParameter>();
+      for (const route of TOOL_ROUTES[tool.name]!) {
+        for (const parameter of document.paths[route]!.get.parameters ?? []) {
+          if (parameter.in !== 'header') documented.set(parameter.name, parameter);
+        }
+      }
+      expect(Object.keys(schema.properties).sort(), tool.name).toEqual(
+        [...documented.keys()].sort(),
+      );
+      for (const [name, parameter] of documented) {
+        const property = schema.properties[name]!;
+        expect(property.description, `${tool.name}.${name}`).toBeTruthy();
+        expect(property.type, `${tool.name}.${name}`).toBe(parameter.schema.type);
+        for (const bound of ['pattern', 'enum', 'minimum', 'maximum', 'maxLength'] as const) {
+          expect(property[bound], `${tool.name}.${name}.${bound}`).toEqual(parameter.schema[bound]);
+        }
+        const required = (schema.required ?? []).includes(name);
+        // get_files takes one of version or period, each required by its own route.
+        const requiredByDocument = parameter.required === true && tool.name !== 'get_files';
+        expect(required, `${tool.name}.${name} required`).toBe(
+          requiredByDocument || (tool.name === 'get_files' && name === 'slug'),
+        );
+      }
+    }
+  });
+});
+
+describe('tools/call answers the REST body and is charged as the REST call', () => {
+  const cases: [string, Record<string, unknown>, string][] = [
+    [
+      'search_companies',
+      { category: 'communication', limit: 2 },
+      '/api/companies?category=communication&limit=2',
+    ],
+    [
+      'get_company',
+      { slug: 'alpha.io', include: 'pages' },
+      '/api/companies/alpha.io?include=pages',
+    ],
+    ['get_pricing', { slug: 'alpha', as_of: '20250201' }, '/api/pricing/alpha?as_of=20250201'],
+    [
+      'diff_pricing',
+      { slug: 'alpha.io', from: '20250105', to: '20250301' },
+      '/api/pricing/alpha.io/diff?from=20250105&to=20250301',
+    ],
+    ['list_changes', { company: 'alpha.io', limit: 10 }, '/api/changes?company=alpha.io&limit=10'],
+    [
+      'search_plans',
+      { max_monthly: 15, sort: '-monthly' },
+      '/api/plans?max_monthly=15&sort=-monthly',
+    ],
+    [
+      'pricing_series',
+      { slug: 'alpha.io', from: '20250101', to: '20250401', step: 'month' },
+      '/api/pricing/alpha.io/series?from=20250101&to=20250401&step=month',
+    ],
+    [
+      'price_benchmarks',
+      { category: 'communication', as_of: '20250401', company: 'alpha.io' },
+      '/api/benchmarks?category=communication&as_of=20250401&company=alpha.io',
+    ],
+    [
+      'get_files',
+      { slug: 'alpha.io', version: '20250301' },
+      '/api/files/alpha.io/version/20250301',
+    ],
+    ['get_files', { slug: 'alpha.io', period: '2025Q1' }, '/api/files/alpha.io/period/2025Q1'],
+  ];
+
+  it.each(cases)('%s %j is GET %s', async (name, args, path) => {
+    const before = await creditsUsed();
+    const result = await callTool(name, args);
+    expect(result.isError ?? false, textOf(result)).toBe(false);
+    expect(await creditsUsed()).toBe(before + 1);
+
+    const rest = await getJson(api, path, key);
+    expect(rest.status).toBe(200);
+    expect(await creditsUsed()).toBe(before + 2);
+    expect(result.structuredContent).toEqual(rest.body);
+    expect(JSON.parse(textOf(result))).toEqual(rest.body);
+  });
+
+  it('a known answer: the pricing in force on a date, and the change between two versions', async () => {
+    const pricing = (await callTool('get_pricing', { slug: 'alpha.io', as_of: '20250401' }))
+      .structuredContent as { version: string; plans: { charges: { price: number }[] }[] };
+    expect(pricing.version).toBe('20250301');
+    expect(pricing.plans[0]?.charges[0]?.price).toBe(12);
+    const companies = (await callTool('search_companies', { search: 'a' })).structuredContent as {
+      data: { slug: string }[];
+    };
+    expect(companies.data.map((company) => company.slug)).toEqual([
+      'alpha.io',
+      'beta.io',
+      'gamma.io',
+    ]);
+  });
+});
+
+describe('refusals are tool errors that start with the REST code, and are not charged', () => {
+  const refusals: [string, Record<string, unknown>, RegExp][] = [
+    // The general shape: the category, then the message.
+    ['get_company', { slug: 'nosuch.io' }, /^Not Found: /],
+    ['search_companies', { limit: 500 }, /^Bad Request: /],
+    ['search_companies', { category: 'astrology' }, /^Bad Request: /],
+    // The coded shape: the code, then the message.
+    ['get_files', { slug: 'nosuch.io', version: '20250301' }, /^NOT_FOUND: /],
+    ['get_pricing', { slug: 'alpha.io', version: '20240101' }, /^VERSION_NOT_FOUND: /],
+    [
+      'get_pricing',
+      { slug: 'alpha.io', version: '20250105', period: '2025Q1' },
+      /^CONFLICTING_PARAMETERS: /,
+    ],
+    // Formats, bounds and enumerations are the API's to judge.
+    ['get_pricing', { slug: 'alpha.io', version: '2025-01-05' }, /^INVALID_VERSION: /],
+    ['get_files', { slug: 'alpha.io', period: '2025X1' }, /^INVALID_PERIOD_FORMAT: /],
+    ['pricing_series', { slug: 'alpha.io', step: 'decade' }, /^INVALID_PARAMETER: /],
+    ['list_changes', { event_type: 'price_exploded' }, /^Bad Request: Unknown event_type/],
+    ['search_plans', { add_on: 'maybe' }, /^INVALID_PARAMETER: /],
+    // No route takes both or neither: refused before any call.
+    [
+      'get_files',
+      { slug: 'alpha.io', version: '20250301', period: '2025Q1' },
+      /^CONFLICTING_PARAMETERS: /,
+    ],
+    ['get_files', { slug: 'alpha.io' }, /^INVALID_PARAMETER: /],
+  ];
+
+  it.each(refusals)('%s %j', async (name, args, lead) => {
+    const before = await creditsUsed();
+    const result = await callTool(name, args);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(lead);
+    expect(await creditsUsed()).toBe(before);
+  });
+
+  it('carries the REST details: the suggestion for an unknown slug', async () => {
+    const result = await callTool('get_company', { slug: 'alpha.i' });
+    expect(textOf(result)).toMatch(/^Not Found: .+\n\{.*"suggestion"/s);
+    expect(result.structuredContent).toMatchObject({
+      error: 'Not Found',
+      details: { slug: 'alpha.i' },
+    });
+  });
+
+  it('a key without the plan feature gets the REST 403 as a tool error', async () => {
+    const free = await connect({
+      authorization: `Bearer ${await api.createKey(['read'], 'free')}`,
+    });
+    try {
+      const result = await callTool('get_pricing', { slug: 'alpha.io' }, free);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/^PLAN_REQUIRED: /);
+    } finally {
+      await free.close();
+    }
+  });
+});
+
+describe('the HTTP endpoint', () => {
+  const initialize = (headers: Record<string, string>) =>
+    fetch(mcpUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'curl', version: '1' },
+        },
+      }),
+    });
+
+  it('answers 401 in the general error shape without a key or with a bad one, as the REST API does', async () => {
+    const wrongKey = `pi_${'W'.repeat(43)}`;
+    const attempts: Record<string, string>[] = [{}, { authorization: `Bearer ${wrongKey}` }];
+    for (const headers of attempts) {
+      const response = await initialize(headers);
+      const rest = await getJson<GeneralErrorBody>(api, '/api/companies', null, headers);
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer');
+      const body = (await response.json()) as GeneralErrorBody;
+      expect(body).toEqual(rest.body);
+      expect(body.error).toBe('Unauthorized');
+      expect(JSON.stringify(body)).not.toContain(wrongKey);
+    }
+  });
+
+  it('is stateless: no session id, and GET (a stream) and DELETE (a session) get 405', async () => {
+    const response = await initialize({ authorization: `Bearer ${key}` });
+    expect(response.status).toBe(200);
+    expect(response.headers.has('mcp-session-id')).toBe(false);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await response.json()).toMatchObject({
+      id: 1,
+      result: { serverInfo: { name: 'pricing-intelligence' } },
+    });
+    for (const method of ['GET', 'DELETE']) {
+      const refused = await fetch(mcpUrl, { method, headers: { authorization: `Bearer ${key}` } });
+      expect(refused.status).toBe(405);
+      expect(refused.headers.get('allow')).toBe('POST');
+      expect(await refused.json()).toMatchObject({ error: 'Method Not Allowed' });
+    }
+  });
+
+  it('approves no preflight: browsers on other origins may not call it, as the API', async () => {
+    const response = await fetch(mcpUrl, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://assistant.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    });
+    expect(response.status).toBe(404);
+    for (const header of response.headers.keys()) expect(header).not.toMatch(/^access-control-/);
+  });
+
+  it('refuses a body over 64 KB with 413 in the general shape', async () => {
+    const response = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'ping',
+        params: { padding: 'p'.repeat(65 * 1024) },
+      }),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: 'Payload Too Large' });
+  });
+
+  it('is not in the OpenAPI document', async () => {
+    const document = (await (await api.request('/api/openapi.json')).json()) as OpenApiDocument;
+    expect(Object.keys(document.paths).filter((path) => path.includes('mcp'))).toEqual([]);
+  });
+
+  // Last: it leaves this address refused for bad keys for the rest of the minute.
+  it('counts failed authentications against the client address together with the REST API', async () => {
+    const wrongKey = { authorization: `Bearer pi_${'X'.repeat(43)}` };
+    let refused = await initialize(wrongKey);
+    for (let attempt = 0; attempt < 40 && refused.status === 401; attempt++) {
+      refused = await initialize(wrongKey);
+    }
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: 'Rate limit exceeded' });
+    const rest = await fetch(`${api.baseUrl}/api/companies`, { headers: wrongKey });
+    expect(rest.status).toBe(429);
+  });
+});
+
+interface DocumentedParameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema: JsonProperty;
+}
+
+interface OpenApiDocument {
+  paths: Record<string, { get: { parameters?: DocumentedParameter[] } }>;
+}
+
+interface JsonProperty {
+  type?: string;
+  description?: string;
+  pattern?: string;
+  enum?: string[];
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+}
+
+interface JsonObjectSchema {
+  properties: Record<string, JsonProperty>;
+  required?: string[];
+}
