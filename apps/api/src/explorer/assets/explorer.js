@@ -332,6 +332,7 @@ async function drawTimeline() {
   }
   const { byVersion, unconverted } = await plansByVersion(slug, versions, currency);
   const lines = timeline(versions, byVersion, currency);
+  offerCurrencies(lines.map((line) => line.unit));
   const units = [...new Set(lines.map((line) => line.unit))].join(', ') || 'no currency';
   const description =
     `Lowest monthly equivalent per plan of ${slug}, in ${units}, ` +
@@ -345,6 +346,18 @@ async function drawTimeline() {
       ? `${unconverted} ${unconverted === 1 ? 'charge has' : 'charges have'} no exchange rate ` +
         `into ${currency} and ${unconverted === 1 ? 'is' : 'are'} left out.`
       : '';
+}
+
+/** The currency picker offers the usual three and every currency the data is captured in. */
+function offerCurrencies(currencies) {
+  const picker = $('currency');
+  const offered = new Set([...picker.options].map((option) => option.value));
+  for (const currency of currencies) {
+    if (!offered.has(currency)) {
+      picker.append(element('option', { value: currency, textContent: currency }));
+      offered.add(currency);
+    }
+  }
 }
 
 // ------------------------------------------------------------------ versions, diff, files
