@@ -240,6 +240,9 @@ describe('the explorer at /explorer', () => {
     await expect(page.getByLabel('To version').inputValue()).resolves.toBe('20250313');
     await expect(page.locator('#diff ins').first().textContent()).resolves.toBe('25');
 
+    // Nothing asked of another origin until a version's files are shown.
+    expect(requests.filter((request) => !request.url().startsWith(`${origin}/`))).toEqual([]);
+
     // The files of a version: the screenshot shown, the links, what was not captured.
     await page.getByRole('button', { name: /^20250420/ }).click();
     const screenshot = page.getByRole('img', { name: /^Screenshot of / });
