@@ -8,7 +8,7 @@ import type { FastifyReply } from 'fastify';
 import { EXPLORER_PAGE, EXPLORER_STYLES } from './explorer-page.js';
 
 /** Where the explorer and its assets answer: outside /v1, so neither metered nor counted. */
-export const EXPLORER_PATH = 'explorer';
+const EXPLORER_PATH = 'explorer';
 const ASSETS = `${EXPLORER_PATH}/assets`;
 
 /** The explorer's routes, which the global `/v1` prefix leaves alone (http-app.ts). */
