@@ -110,6 +110,11 @@ export default tseslint.config(
     files: ['apps/standalone/src/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [TYPEORM] }] },
   },
+  // The explorer's script runs in the browser, as an ES module.
+  {
+    files: ['apps/api/src/explorer/assets/**/*.js'],
+    languageOptions: { globals: { ...globals.browser }, sourceType: 'module' },
+  },
   ...Object.entries(LIBRARY_GRAPH).map(([name, allowed]) => libraryBoundaries(name, allowed)),
   {
     files: ['apps/**/*.ts', 'libs/**/*.ts'],

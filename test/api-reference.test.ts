@@ -23,6 +23,7 @@ const OUTSIDE_THE_DOCUMENT = [
   'GET /',
   'GET /v1',
   'GET /v1/docs',
+  'GET /explorer',
   'GET /v1/admin/queues',
   'GET /health/live',
   'GET /health/ready',

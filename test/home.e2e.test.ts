@@ -38,7 +38,7 @@ describe('the index at /v1 and /', () => {
       expect(index).toMatchObject({
         api_version: 'v1',
         base_url: '/v1',
-        links: { docs: '/v1/docs', openapi: '/v1/api/openapi.json' },
+        links: { docs: '/v1/docs', openapi: '/v1/api/openapi.json', explorer: '/explorer' },
       });
       // Every link leads somewhere: the public ones answer, the keyed ones ask for a key.
       for (const link of Object.values(index.links)) {
@@ -51,7 +51,7 @@ describe('the index at /v1 and /', () => {
     },
   );
 
-  it('is a page for a browser, whose links lead to the docs and the OpenAPI document', async () => {
+  it('is a page for a browser, whose links lead to the docs, the OpenAPI document and the explorer', async () => {
     const browser = await launchBrowser();
     try {
       const page = await browser.newPage();
@@ -68,6 +68,9 @@ describe('the index at /v1 and /', () => {
       await page.goto(`${origin}/`);
       await page.getByRole('link', { name: 'API documentation' }).click();
       await page.getByText('/v1/api/companies/{slug}', { exact: true }).first().waitFor();
+      await page.goto(`${origin}/`);
+      await page.getByRole('link', { name: 'Pricing explorer' }).click();
+      await page.getByLabel(/^API key/).waitFor();
       expect(violations).toEqual([]);
       expect(errors).toEqual([]);
     } finally {

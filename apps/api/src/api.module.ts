@@ -3,6 +3,7 @@ import { AdminModule } from './admin/admin.module.js';
 import { BenchmarksModule } from './benchmarks/benchmarks.module.js';
 import { ChangesModule } from './changes/changes.module.js';
 import { CompaniesModule } from './companies/companies.module.js';
+import { ExplorerModule } from './explorer/explorer.module.js';
 import { ExportModule } from './export/export.module.js';
 import { FilesModule } from './files/files.module.js';
 import { HomeModule } from './home/home.module.js';
@@ -33,6 +34,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     UsageModule,
     WebhooksModule,
     HomeModule,
+    ExplorerModule,
   ],
 })
 export class ApiModule {}

@@ -23,6 +23,7 @@ import { ApiModule } from './api.module.js';
 import { ErrorBodyFilter, sendFrameworkError } from './errors/error-body.filter.js';
 import { ErrorShapes } from './errors/error-shape.js';
 import { ImmutableReadCache } from './http/immutable-read.cache.js';
+import { EXPLORER_ROUTES } from './explorer/explorer.controller.js';
 import { addSecurityHeaders } from './http/security-headers.js';
 import { keepLaneAnswer, serveImmutableReadsAheadOfNest } from './http/immutable-read-lane.js';
 import { immutableResponseHook } from './http/immutable-response.js';
@@ -101,7 +102,8 @@ export async function createHttpApp(
   // Security headers on every answer. No CORS plugin: browsers may not call the API (README).
   addSecurityHeaders(app.getHttpAdapter().getInstance());
   // Probes and scrapers address /health/* and /metrics without the API version; the index
-  // answers at the root and at /v1 itself, and browsers look for /favicon.ico.
+  // answers at the root and at /v1 itself, browsers look for /favicon.ico, and the explorer is a
+  // page for people beside the API (its data calls go through /v1/api, metered).
   app.setGlobalPrefix('v1', {
     exclude: [
       'health/live',
@@ -110,6 +112,7 @@ export async function createHttpApp(
       { path: '/', method: RequestMethod.GET },
       { path: 'v1', method: RequestMethod.GET },
       { path: 'favicon.ico', method: RequestMethod.GET },
+      ...EXPLORER_ROUTES.map((path) => ({ path, method: RequestMethod.GET })),
     ],
   });
   app.useGlobalFilters(new ErrorBodyFilter());

@@ -83,6 +83,7 @@ function nextSteps(baseUrl: string, demoKey: string | null): string {
   lines.push(
     '',
     `Docs: ${baseUrl}/docs   OpenAPI: ${baseUrl}/api/openapi.json   Index: ${baseUrl}`,
+    `Explorer (in a browser, with the key): ${new URL('/explorer', baseUrl).href}`,
     'Stop with Ctrl+C. LOG_LEVEL=log shows every request and job in the log.',
   );
   return lines.join('\n');

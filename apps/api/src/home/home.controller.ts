@@ -10,6 +10,7 @@ const LINKS = {
   usage: '/v1/api/usage',
   companies: '/v1/api/companies',
   health: '/health/ready',
+  explorer: '/explorer',
 };
 
 const INDEX = {
@@ -67,6 +68,7 @@ those pages and the pricing structures extracted from them. Base URL: <code>/v1<
 <ul>
 <li><a href="${LINKS.docs}">API documentation</a> (Swagger UI)</li>
 <li><a href="${LINKS.openapi}">OpenAPI document</a> (JSON)</li>
+<li><a href="${LINKS.explorer}">Pricing explorer</a> (search, charts, diffs; asks for your key)</li>
 <li><a href="${LINKS.health}">Readiness</a></li>
 </ul>
 </main>
