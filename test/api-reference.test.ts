@@ -24,6 +24,7 @@ const OUTSIDE_THE_DOCUMENT = [
   'GET /v1',
   'GET /v1/docs',
   'GET /explorer',
+  'POST /mcp',
   'GET /v1/admin/queues',
   'GET /health/live',
   'GET /health/ready',

@@ -15,7 +15,8 @@ import { testEnvironment } from './support/test-environment.js';
  */
 
 const environment = testEnvironment();
-const ARTIFACTS = 'test-artifacts/explorer';
+/** One folder per database, so a CI run keeps the screenshots of both. */
+const ARTIFACTS = `test-artifacts/explorer/${environment.dialect}`;
 const SCREENSHOT_HOST = 'https://cdn.example.com';
 /** A 1x1 PNG, what the routed screenshot host serves (the tests have no network). */
 const TINY_PNG = Buffer.from(
