@@ -336,8 +336,8 @@ describe('GET /api/benchmarks', () => {
 
   it('needs the pricing feature and costs one credit', async () => {
     const free = await api.createKey(['read'], 'free');
-    const refused = await getJson<CodedErrorBody>(api, '/api/benchmarks', free);
-    expect(refused.status).toBe(403);
+    const refused = await api.client(free).GET('/v1/api/benchmarks');
+    expect(refused.response.status).toBe(403);
     const before = await benchmark({ as_of: '20250201' });
     const after = await benchmark({ as_of: '20250201' });
     expect(

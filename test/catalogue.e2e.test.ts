@@ -8,7 +8,6 @@ import {
   ingestAndProject,
   rebuildAndRead,
   ISO_TIMESTAMP,
-  type CodedErrorBody,
   type GeneralErrorBody,
 } from './support/catalogue-fixture.js';
 import { records } from './support/records.js';
@@ -585,38 +584,52 @@ describe('authentication and plans', () => {
   });
 
   it('answers 403 to a key without the read scope', async () => {
-    const ingestOnly = await api.createKey(['ingest']);
-    for (const path of ['/api/companies', '/api/companies/acme.io', '/api/pages/acme']) {
-      const { status, body } = await getJson<GeneralErrorBody>(api, path, ingestOnly);
-      expect(status, path).toBe(403);
-      expect(body.error, path).toBe('Forbidden');
-      expect(body.message, path).toBeTypeOf('string');
+    const ingestOnly = api.client(await api.createKey(['ingest']));
+    const answers = {
+      companies: await ingestOnly.GET('/v1/api/companies'),
+      company: await ingestOnly.GET('/v1/api/companies/{slug}', {
+        params: { path: { slug: 'acme.io' } },
+      }),
+      page: await ingestOnly.GET('/v1/api/pages/{slug}', { params: { path: { slug: 'acme' } } }),
+    };
+    for (const [name, { error, response }] of Object.entries(answers)) {
+      expect(response.status, name).toBe(403);
+      expect(generalError(error).error, name).toBe('Forbidden');
+      expect(generalError(error).message, name).toBeTypeOf('string');
     }
   });
 
   it('answers 403 to a free key on pricing, in the coded shape, naming the plan to buy', async () => {
-    const free = await api.createKey(['read'], 'free');
-    const { status, body } = await getJson<CodedErrorBody>(api, '/api/pricing/acme', free);
-    expect(status).toBe(403);
-    expect(Object.keys(body).sort()).toEqual(['code', 'details', 'error']);
-    expect(body.error).toBeTypeOf('string');
-    expect(body.code).toBeTypeOf('string');
-    expect(body.details).toMatchObject({ required_plan: 'pro', current_plan: 'free' });
-    expect(body.details?.upgrade_url).toEqual(expect.stringMatching(/^https?:\/\//));
-    const pro = await api.createKey(['read'], 'pro');
-    expect((await getJson(api, '/api/pricing/acme', pro)).status).not.toBe(403);
+    const acme = { params: { path: { slug: 'acme' } } };
+    const free = api.client(await api.createKey(['read'], 'free'));
+    const { error, response } = await free.GET('/v1/api/pricing/{slug}', acme);
+    expect(response.status).toBe(403);
+    expect(Object.keys(error!).sort()).toEqual(['code', 'details', 'error']);
+    expect(error!.error).toBeTypeOf('string');
+    expect(error!.code).toBeTypeOf('string');
+    expect(error!.details).toMatchObject({ required_plan: 'pro', current_plan: 'free' });
+    expect(error!.details).toHaveProperty('upgrade_url', expect.stringMatching(/^https?:\/\//));
+    const pro = api.client(await api.createKey(['read'], 'pro'));
+    expect((await pro.GET('/v1/api/pricing/{slug}', acme)).response.status).not.toBe(403);
   });
 
   it('lets a free key read companies, pages and files', async () => {
-    const free = await api.createKey(['read'], 'free');
-    for (const path of [
-      '/api/companies',
-      '/api/companies/acme.io',
-      '/api/pages/acme',
-      '/api/files/acme.io/version/20250101',
-      '/api/files/acme/period/2025Q1',
-    ]) {
-      expect((await getJson(api, path, free)).status, path).toBe(200);
+    const free = api.client(await api.createKey(['read'], 'free'));
+    const answers = {
+      companies: await free.GET('/v1/api/companies'),
+      company: await free.GET('/v1/api/companies/{slug}', {
+        params: { path: { slug: 'acme.io' } },
+      }),
+      page: await free.GET('/v1/api/pages/{slug}', { params: { path: { slug: 'acme' } } }),
+      version: await free.GET('/v1/api/files/{slug}/version/{version}', {
+        params: { path: { slug: 'acme.io', version: '20250101' } },
+      }),
+      period: await free.GET('/v1/api/files/{slug}/period/{period}', {
+        params: { path: { slug: 'acme', period: '2025Q1' } },
+      }),
+    };
+    for (const [name, { response }] of Object.entries(answers)) {
+      expect(response.status, name).toBe(200);
     }
   });
 

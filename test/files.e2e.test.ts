@@ -455,15 +455,13 @@ describe('errors of the files endpoints', () => {
   });
 
   it('answers 403 in the coded shape to a key without the read scope', async () => {
-    const ingestOnly = await api.createKey(['ingest']);
-    const response = await getJson<CodedErrorBody>(
-      api,
-      '/api/files/orbit.io/version/20251016',
-      ingestOnly,
-    );
+    const ingestOnly = api.client(await api.createKey(['ingest']));
+    const { error, response } = await ingestOnly.GET('/v1/api/files/{slug}/version/{version}', {
+      params: { path: { slug: 'orbit.io', version: '20251016' } },
+    });
     expect(response.status).toBe(403);
-    expect(response.body.code).toBeTypeOf('string');
-    expect(response.body).not.toHaveProperty('message');
+    expect(error!.code).toBeTypeOf('string');
+    expect(error).not.toHaveProperty('message');
   });
 });
 

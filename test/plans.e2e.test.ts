@@ -381,10 +381,10 @@ describe('GET /api/plans', () => {
 
   it('needs the pricing feature', async () => {
     const free = await api.createKey(['read'], 'free');
-    const { status, body } = await getJson<CodedErrorBody>(api, '/api/plans', free);
-    expect(status).toBe(403);
-    expect(body.code).toBe('PLAN_REQUIRED');
-    expect(body.details).toMatchObject({ required_plan: 'pro', current_plan: 'free' });
+    const { error, response } = await api.client(free).GET('/v1/api/plans');
+    expect(response.status).toBe(403);
+    expect(error!.code).toBe('PLAN_REQUIRED');
+    expect(error!.details).toMatchObject({ required_plan: 'pro', current_plan: 'free' });
   });
 
   it('answers 400 INVALID_PARAMETER to an unknown category, with the valid values', async () => {

@@ -470,11 +470,13 @@ describe('GET /api/pricing/{slug}', () => {
     expect(missing.status).toBe(401);
     expect(missing.body.code).toBe('AUTH_INVALID');
     expect(missing.body).not.toHaveProperty('message');
-    const free = await api.createKey(['read'], 'free');
-    const refused = await getJson<CodedErrorBody>(api, '/api/pricing/prism.io', free);
-    expect(refused.status).toBe(403);
-    expect(refused.body.details).toMatchObject({ required_plan: 'pro', current_plan: 'free' });
-    expect(refused.body.details?.upgrade_url).toBeTypeOf('string');
+    const free = api.client(await api.createKey(['read'], 'free'));
+    const refused = await free.GET('/v1/api/pricing/{slug}', {
+      params: { path: { slug: 'prism.io' } },
+    });
+    expect(refused.response.status).toBe(403);
+    expect(refused.error!.details).toMatchObject({ required_plan: 'pro', current_plan: 'free' });
+    expect(refused.error!.details).toHaveProperty('upgrade_url', expect.any(String));
     const header = await getJson<PricingDocument>(api, '/api/pricing/prism.io', null, {
       'x-api-key': key,
     });
@@ -608,11 +610,16 @@ describe('GET /api/pricing/{slug}/series', () => {
   });
 
   it('answers 404 for an unknown page and 403 to a key without the pricing feature', async () => {
-    expect((await getJson(api, '/api/pricing/nope/series', key)).status).toBe(404);
-    const free = await api.createKey(['read'], 'free');
-    const refused = await getJson<CodedErrorBody>(api, '/api/pricing/prism/series', free);
-    expect(refused.status).toBe(403);
-    expect(refused.body.code).toBeTypeOf('string');
+    const unknown = await client.GET('/v1/api/pricing/{slug}/series', {
+      params: { path: { slug: 'nope' } },
+    });
+    expect(unknown.response.status).toBe(404);
+    const free = api.client(await api.createKey(['read'], 'free'));
+    const refused = await free.GET('/v1/api/pricing/{slug}/series', {
+      params: { path: { slug: 'prism' } },
+    });
+    expect(refused.response.status).toBe(403);
+    expect(refused.error!.code).toBeTypeOf('string');
   });
 });
 
