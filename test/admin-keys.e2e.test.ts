@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { components, PricingClient } from '#app/client';
 import { TransactionRunner } from '#app/persistence';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -10,28 +11,10 @@ let api: TestApp;
 const adminToken = environment.env.ADMIN_TOKEN as string;
 /** Every key this file creates, to check that no listing or column ever shows one. */
 const createdKeys: string[] = [];
+/** The typed client with the admin token as its bearer. */
+let operator: PricingClient;
 
-interface CreatedKey {
-  id: string;
-  key: string;
-  name: string;
-  plan: string;
-  scopes: string[];
-  expires_at: string | null;
-  created_at: string;
-}
-
-interface ListedKey {
-  id: string;
-  name: string;
-  plan: string;
-  scopes: string[];
-  status: 'active' | 'revoked' | 'expired';
-  expires_at: string | null;
-  created_at: string;
-  last_used_at: string | null;
-  [field: string]: unknown;
-}
+type CreatedKey = components['schemas']['CreatedApiKey'];
 
 interface GeneralError {
   error: string;
@@ -39,6 +22,7 @@ interface GeneralError {
   details?: Record<string, unknown>;
 }
 
+/** Raw: with no token or a wrong one, and bodies the document refuses. */
 function admin(
   method: string,
   path: string,
@@ -55,21 +39,22 @@ function admin(
   });
 }
 
-async function createKey(body: Record<string, unknown>): Promise<CreatedKey> {
-  const response = await admin('POST', '/admin/keys', body);
-  const created = (await response.json()) as CreatedKey;
-  expect(response.status, JSON.stringify(created)).toBe(201);
-  createdKeys.push(created.key);
-  return created;
+async function createKey(body: components['schemas']['CreateApiKeyRequest']): Promise<CreatedKey> {
+  const { data, error, response } = await operator.POST('/v1/admin/keys', { body });
+  expect(response.status, JSON.stringify(error)).toBe(201);
+  createdKeys.push(data!.key);
+  return data!;
 }
 
-async function listKeys(): Promise<{ text: string; keys: ListedKey[] }> {
-  const response = await admin('GET', '/admin/keys');
+/** The listing, and its text to search for secrets. */
+async function listKeys() {
+  const { data, response } = await operator.GET('/v1/admin/keys');
   expect(response.status).toBe(200);
-  const text = await response.text();
-  const body = JSON.parse(text) as { data: ListedKey[] };
-  return { text, keys: body.data };
+  return { text: JSON.stringify(data), keys: data!.data };
 }
+
+const revoke = async (id: string) =>
+  (await operator.DELETE('/v1/admin/keys/{id}', { params: { path: { id } } })).response;
 
 async function expectBadRequest(body: unknown): Promise<GeneralError> {
   const response = await admin('POST', '/admin/keys', body);
@@ -92,6 +77,7 @@ function ingestWith(key: string): Promise<Response> {
 beforeAll(async () => {
   // The worker is not needed: nothing here waits for a record to be applied.
   api = await startTestApp(environment.config(), { withWorker: false });
+  operator = api.client(adminToken);
 });
 
 afterAll(async () => {
@@ -128,7 +114,7 @@ describe('the admin token guards /v1/admin/keys', () => {
 
   it('refuses an API key in place of the admin token', async () => {
     const { key } = await createKey({ name: 'not-admin', plan: 'enterprise' });
-    const response = await admin('GET', '/admin/keys', undefined, key);
+    const { response } = await api.client(key).GET('/v1/admin/keys');
     expect(response.status).toBe(401);
   });
 });
@@ -225,12 +211,12 @@ describe('GET /v1/admin/keys', () => {
       plan: 'free',
       expires_at: new Date(Date.now() + 1_000).toISOString(),
     });
-    expect((await admin('DELETE', `/admin/keys/${revoked.id}`)).status).toBe(204);
+    expect((await revoke(revoked.id)).status).toBe(204);
     // A use of the active key is recorded as last_used_at.
-    const used = await api.request(`/ingest/batches/${randomUUID()}`, {
-      headers: { authorization: `Bearer ${active.key}` },
+    const used = await api.client(active.key).GET('/v1/ingest/batches/{batchId}', {
+      params: { path: { batchId: randomUUID() } },
     });
-    expect(used.status).toBe(404);
+    expect(used.response.status).toBe(404);
     await new Promise((next) => setTimeout(next, 1_200));
 
     const { text, keys } = await listKeys();
@@ -270,7 +256,7 @@ describe('DELETE /v1/admin/keys/{id}', () => {
     const created = await createKey({ name: 'to-revoke', plan: 'enterprise', scopes: ['ingest'] });
     expect((await ingestWith(created.key)).status).toBe(202);
 
-    const first = await admin('DELETE', `/admin/keys/${created.id}`);
+    const first = await revoke(created.id);
     expect(first.status).toBe(204);
     expect(await first.text()).toBe('');
 
@@ -280,7 +266,7 @@ describe('DELETE /v1/admin/keys/{id}', () => {
     expect(body.error).toBe('Unauthorized');
     expect(body.message).toMatch(/revoked/);
 
-    const again = await admin('DELETE', `/admin/keys/${created.id}`);
+    const again = await revoke(created.id);
     expect(again.status).toBe(204);
     expect((await ingestWith(created.key)).status).toBe(401);
     const { keys } = await listKeys();
@@ -289,17 +275,18 @@ describe('DELETE /v1/admin/keys/{id}', () => {
 
   it('404 for an unknown id', async () => {
     const id = randomUUID();
-    const response = await admin('DELETE', `/admin/keys/${id}`);
+    const { error, response } = await operator.DELETE('/v1/admin/keys/{id}', {
+      params: { path: { id } },
+    });
     expect(response.status).toBe(404);
-    const body = (await response.json()) as GeneralError;
-    expect(body.error).toBe('Not Found');
-    expect(body.message).toBeTypeOf('string');
+    expect(error!.error).toBe('Not Found');
+    expect(error!.message).toBeTypeOf('string');
   });
 
   it('revoking one key leaves the others working', async () => {
     const keep = await createKey({ name: 'keep', plan: 'enterprise', scopes: ['ingest'] });
     const drop = await createKey({ name: 'drop', plan: 'enterprise', scopes: ['ingest'] });
-    expect((await admin('DELETE', `/admin/keys/${drop.id}`)).status).toBe(204);
+    expect((await revoke(drop.id)).status).toBe(204);
     expect((await ingestWith(keep.key)).status).toBe(202);
     expect((await ingestWith(drop.key)).status).toBe(401);
   });

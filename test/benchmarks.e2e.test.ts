@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { operations } from '#app/client';
 import type { PricingRecord } from '#app/contracts';
 import {
   getJson,
@@ -120,19 +121,19 @@ afterAll(async () => {
   await environment.cleanup();
 });
 
-interface BenchmarkBody {
-  as_of: string;
-  currency: string | null;
-  groups: Record<string, unknown>[];
-  unconverted?: number;
-  company?: { slug: string; pages: Record<string, unknown>[] };
-}
+type BenchmarkQuery = NonNullable<operations['getBenchmarks']['parameters']['query']>;
 
-const benchmark = (query: string) => getJson<BenchmarkBody>(api, `/api/benchmarks?${query}`, key);
+/** A valid benchmarks call, typed by the document. */
+async function benchmark(query: BenchmarkQuery) {
+  const { data, response } = await api.client(key).GET('/v1/api/benchmarks', {
+    params: { query },
+  });
+  return { status: response.status, headers: response.headers, body: data! };
+}
 
 describe('GET /api/benchmarks', () => {
   it('summarises the entry prices of the sample, one group per currency, ordered by code', async () => {
-    const { status, body } = await benchmark('category=communication&as_of=20250201');
+    const { status, body } = await benchmark({ category: 'communication', as_of: '20250201' });
     expect(status).toBe(200);
     expect(body).toEqual({
       as_of: '20250201',
@@ -154,7 +155,11 @@ describe('GET /api/benchmarks', () => {
   });
 
   it('takes the extraction in force at as_of, today by default', async () => {
-    const { body } = await benchmark('category=Communication&employees=51-200&modality=user_based');
+    const { body } = await benchmark({
+      category: 'Communication',
+      employees: '51-200',
+      modality: 'user_based',
+    });
     const today = new Date().toISOString().slice(0, 10).replaceAll('-', '');
     expect(body.as_of).toBe(today);
     // alpha 12 (March), beta 10, epsilon 45, eta 5 (June)
@@ -170,9 +175,12 @@ describe('GET /api/benchmarks', () => {
   });
 
   it('counts only the charges of the billings and modalities asked for', async () => {
-    const { body } = await benchmark(
-      `category=communication&as_of=20250201&billing=${MONTHLY}&modality=user_based`,
-    );
+    const { body } = await benchmark({
+      category: 'communication',
+      as_of: '20250201',
+      billing: MONTHLY,
+      modality: 'user_based',
+    });
     // alpha 10, beta 20 (its yearly price left out), epsilon 45; gamma is usage-based
     expect(body.groups).toEqual([
       { currency: 'EUR', sample_size: 1, min: null, p25: null, median: null, p75: null, max: null },
@@ -181,7 +189,11 @@ describe('GET /api/benchmarks', () => {
   });
 
   it("ranks a company's pages in the group of each currency, whatever its category", async () => {
-    const ranked = await benchmark('category=communication&as_of=20250201&company=alpha.io');
+    const ranked = await benchmark({
+      category: 'communication',
+      as_of: '20250201',
+      company: 'alpha.io',
+    });
     // 10 in [10, 10, 30, 45]: below 0, equal 2 → 100 × 1 / 4
     expect(ranked.body.company).toEqual({
       slug: 'alpha.io',
@@ -189,23 +201,35 @@ describe('GET /api/benchmarks', () => {
         { slug: 'alpha', version: '20250105', entry_price: 10, currency: 'USD', percentile: 25 },
       ],
     });
-    const outside = await benchmark('category=communication&as_of=20250201&company=delta.io');
+    const outside = await benchmark({
+      category: 'communication',
+      as_of: '20250201',
+      company: 'delta.io',
+    });
     expect(outside.body.company!.pages).toEqual([
       { slug: 'delta', version: '20250105', entry_price: 100, currency: 'USD', percentile: 100 },
     ]);
-    const twoCurrencies = await benchmark('category=communication&as_of=20250201&company=epsilon');
+    const twoCurrencies = await benchmark({
+      category: 'communication',
+      as_of: '20250201',
+      company: 'epsilon',
+    });
     expect(twoCurrencies.body.company!.pages).toEqual([
       { slug: 'epsilon', version: '20250105', entry_price: 40, currency: 'EUR', percentile: null },
       { slug: 'epsilon', version: '20250105', entry_price: 45, currency: 'USD', percentile: 87.5 },
     ]);
-    const none = await benchmark('as_of=20250201&company=eta.io');
+    const none = await benchmark({ as_of: '20250201', company: 'eta.io' });
     expect(none.body.company!.pages).toEqual([
       { slug: 'eta', version: null, entry_price: null, currency: null, percentile: null },
     ]);
   });
 
   it('converts charge by charge before taking the lowest: one group', async () => {
-    const dollars = await benchmark('category=communication&as_of=20250201&currency=usd');
+    const dollars = await benchmark({
+      category: 'communication',
+      as_of: '20250201',
+      currency: 'usd',
+    });
     // epsilon: 40 EUR is 60 USD, so its 45 USD is the lowest
     expect(dollars.body).toMatchObject({
       currency: 'USD',
@@ -214,9 +238,12 @@ describe('GET /api/benchmarks', () => {
         { currency: 'USD', sample_size: 4, min: 10, p25: 10, median: 20, p75: 33.75, max: 45 },
       ],
     });
-    const euros = await benchmark(
-      'category=communication&as_of=20250201&currency=EUR&company=alpha',
-    );
+    const euros = await benchmark({
+      category: 'communication',
+      as_of: '20250201',
+      currency: 'EUR',
+      company: 'alpha',
+    });
     // alpha and beta 10 / 1.5, gamma 30 / 1.5, epsilon 45 / 1.5 (below its 40 EUR): computed
     // unrounded, rounded once
     expect(euros.body.groups).toEqual([
@@ -236,7 +263,11 @@ describe('GET /api/benchmarks', () => {
   });
 
   it('counts the pages left out for want of a rate', async () => {
-    const { body } = await benchmark('category=communication&as_of=20250201&currency=GBP');
+    const { body } = await benchmark({
+      category: 'communication',
+      as_of: '20250201',
+      currency: 'GBP',
+    });
     // alpha, beta, gamma, epsilon; zeta has no priced charge, eta no extraction yet
     expect(body).toMatchObject({
       currency: 'GBP',
@@ -246,7 +277,11 @@ describe('GET /api/benchmarks', () => {
   });
 
   it('gives null figures to a group of fewer than 3 pages', async () => {
-    const { body } = await benchmark('category=Productivity&as_of=20250201&company=delta.io');
+    const { body } = await benchmark({
+      category: 'Productivity',
+      as_of: '20250201',
+      company: 'delta.io',
+    });
     expect(body.groups).toEqual([
       { currency: 'USD', sample_size: 1, min: null, p25: null, median: null, p75: null, max: null },
     ]);
@@ -254,7 +289,7 @@ describe('GET /api/benchmarks', () => {
   });
 
   it('answers an empty sample with no group', async () => {
-    const { status, body } = await benchmark('category=finance');
+    const { status, body } = await benchmark({ category: 'finance' });
     expect(status).toBe(200);
     expect(body.groups).toEqual([]);
   });
@@ -290,8 +325,8 @@ describe('GET /api/benchmarks', () => {
     const read = () =>
       Promise.all(
         [
-          'category=communication&as_of=20250201&company=alpha.io',
-          'as_of=20250201&currency=EUR&company=epsilon.io',
+          { category: 'communication', as_of: '20250201', company: 'alpha.io' },
+          { as_of: '20250201', currency: 'EUR', company: 'epsilon.io' },
         ].map(async (query) => (await benchmark(query)).body),
       );
     const before = await read();
@@ -301,10 +336,10 @@ describe('GET /api/benchmarks', () => {
 
   it('needs the pricing feature and costs one credit', async () => {
     const free = await api.createKey(['read'], 'free');
-    const refused = await getJson<CodedErrorBody>(api, '/api/benchmarks', free);
-    expect(refused.status).toBe(403);
-    const before = await benchmark('as_of=20250201');
-    const after = await benchmark('as_of=20250201');
+    const refused = await api.client(free).GET('/v1/api/benchmarks');
+    expect(refused.response.status).toBe(403);
+    const before = await benchmark({ as_of: '20250201' });
+    const after = await benchmark({ as_of: '20250201' });
     expect(
       Number(before.headers.get('x-credits-remaining')) -
         Number(after.headers.get('x-credits-remaining')),

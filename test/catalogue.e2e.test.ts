@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { components, operations, PricingClient } from '#app/client';
 import type { CompanyRecord } from '#app/contracts';
 import { CompanyReader } from '#app/persistence';
 import {
+  generalError,
   getJson,
   ingestAndProject,
   rebuildAndRead,
   ISO_TIMESTAMP,
-  type CodedErrorBody,
   type GeneralErrorBody,
 } from './support/catalogue-fixture.js';
 import { records } from './support/records.js';
@@ -16,30 +17,10 @@ import { testEnvironment } from './support/test-environment.js';
 const environment = testEnvironment();
 let api: TestApp;
 let key: string;
+let client: PricingClient;
 
-interface Company {
-  id: number;
-  name: string;
-  slug: string;
-  category: string;
-  employees: string;
-  url: string;
-  created_at: string;
-  updated_at?: string;
-  pages?: PageReference[];
-}
-
-interface CompanyList {
-  data: Company[];
-  pagination: { total: number; page: number; limit: number; has_more: boolean };
-}
-
-interface PageReference {
-  company_slug: string;
-  page_slug: string;
-  company_name: string;
-  pricing_page_url: string;
-}
+type CompanyList = components['schemas']['CompanyList'];
+type CompanyListQuery = NonNullable<operations['listCompanies']['parameters']['query']>;
 
 const CATEGORIES = [
   'Communication',
@@ -80,6 +61,7 @@ const TOTAL_COMPANIES = 11 + FILLERS.length + 5 + 2;
 beforeAll(async () => {
   api = await startTestApp(environment.config());
   key = await api.createKey(['read']);
+  client = api.client(key);
   await ingestAndProject(api, [
     company('acme.io', 'Acme', 'Productivity', '51-200'),
     company('beta.com', 'Beta Labs', 'Development', '1000+'),
@@ -109,7 +91,16 @@ afterAll(async () => {
   await environment.cleanup();
 });
 
-const list = (query: string) => getJson<CompanyList>(api, `/api/companies${query}`, key);
+/** A valid list query, typed by the document: the status and the documented answer. */
+async function list(query: CompanyListQuery = {}) {
+  const { data, response } = await client.GET('/v1/api/companies', { params: { query } });
+  return { status: response.status, body: data! };
+}
+
+const getCompany = (slug: string, query: { include?: 'pages' } = {}) =>
+  client.GET('/v1/api/companies/{slug}', { params: { path: { slug }, query } });
+const getPage = (slug: string) =>
+  client.GET('/v1/api/pages/{slug}', { params: { path: { slug } } });
 const slugsOf = (body: CompanyList) => body.data.map((row) => row.slug);
 
 async function expectBadRequest(path: string, parameter: string) {
@@ -123,7 +114,7 @@ async function expectBadRequest(path: string, parameter: string) {
 
 describe('GET /api/companies', () => {
   it('lists the fields of 2.1 without updated_at, and a pagination object', async () => {
-    const { status, body } = await list('?search=acme');
+    const { status, body } = await list({ search: 'acme' });
     expect(status).toBe(200);
     expect(Object.keys(body).sort()).toEqual(['data', 'pagination']);
     expect(body.data).toHaveLength(1);
@@ -150,7 +141,7 @@ describe('GET /api/companies', () => {
   });
 
   it('defaults to 20 a page and page 1, and pages through every company once', async () => {
-    const first = await list('');
+    const first = await list();
     expect(first.body.pagination).toEqual({
       total: TOTAL_COMPANIES,
       page: 1,
@@ -158,7 +149,7 @@ describe('GET /api/companies', () => {
       has_more: true,
     });
     expect(first.body.data).toHaveLength(20);
-    const second = await list('?page=2');
+    const second = await list({ page: 2 });
     expect(second.body.pagination).toEqual({
       total: TOTAL_COMPANIES,
       page: 2,
@@ -168,20 +159,20 @@ describe('GET /api/companies', () => {
     expect(second.body.data).toHaveLength(TOTAL_COMPANIES - 20);
     const all = [...slugsOf(first.body), ...slugsOf(second.body)];
     expect(new Set(all).size).toBe(TOTAL_COMPANIES);
-    expect(slugsOf((await list('?page=1&limit=20')).body)).toEqual(slugsOf(first.body));
+    expect(slugsOf((await list({ page: 1, limit: 20 })).body)).toEqual(slugsOf(first.body));
   });
 
   it('takes limit from 1 to 100', async () => {
-    const one = await list('?limit=1');
+    const one = await list({ limit: 1 });
     expect(one.status).toBe(200);
     expect(one.body.data).toHaveLength(1);
     expect(one.body.pagination).toMatchObject({ limit: 1, has_more: true });
-    const hundred = await list('?limit=100');
+    const hundred = await list({ limit: 100 });
     expect(hundred.body.data).toHaveLength(TOTAL_COMPANIES);
     expect(hundred.body.pagination).toMatchObject({ limit: 100, has_more: false });
-    const exact = await list(`?limit=${TOTAL_COMPANIES}`);
+    const exact = await list({ limit: TOTAL_COMPANIES });
     expect(exact.body.pagination.has_more).toBe(false);
-    const short = await list(`?limit=${TOTAL_COMPANIES - 1}`);
+    const short = await list({ limit: TOTAL_COMPANIES - 1 });
     expect(short.body.pagination.has_more).toBe(true);
   });
 
@@ -205,7 +196,7 @@ describe('GET /api/companies', () => {
   });
 
   it('answers a page past the end with no rows', async () => {
-    const { status, body } = await list('?page=3');
+    const { status, body } = await list({ page: 3 });
     expect(status).toBe(200);
     expect(body.data).toEqual([]);
     expect(body.pagination).toEqual({
@@ -215,7 +206,7 @@ describe('GET /api/companies', () => {
       has_more: false,
     });
     for (const page of ['1000000000', '9007199254740991']) {
-      const far = await list(`?page=${page}&limit=100`);
+      const far = await list({ page: Number(page), limit: 100 });
       expect(far.status, page).toBe(200);
       expect(far.body.data, page).toEqual([]);
       expect(far.body.pagination, page).toMatchObject({ page: Number(page), has_more: false });
@@ -223,39 +214,39 @@ describe('GET /api/companies', () => {
   });
 
   it('searches a case-insensitive substring of the name or the slug', async () => {
-    expect(slugsOf((await list('?search=ACM')).body)).toEqual(['acme.io']);
-    expect(slugsOf((await list('?search=systems')).body)).toEqual(['zeta-corp.io']);
-    expect(slugsOf((await list('?search=ZETA')).body)).toEqual(['zeta-corp.io']);
-    expect(slugsOf((await list('?search=labs')).body)).toEqual(['beta.com']);
-    const none = await list('?search=no-such-company');
+    expect(slugsOf((await list({ search: 'ACM' })).body)).toEqual(['acme.io']);
+    expect(slugsOf((await list({ search: 'systems' })).body)).toEqual(['zeta-corp.io']);
+    expect(slugsOf((await list({ search: 'ZETA' })).body)).toEqual(['zeta-corp.io']);
+    expect(slugsOf((await list({ search: 'labs' })).body)).toEqual(['beta.com']);
+    const none = await list({ search: 'no-such-company' });
     expect(none.body.data).toEqual([]);
     expect(none.body.pagination.total).toBe(0);
   });
 
   it('reads % and _ in a search literally', async () => {
-    expect(slugsOf((await list('?search=50%25')).body)).toEqual(['delta.ai']);
-    expect(slugsOf((await list('?search=n_o')).body)).toEqual(['epsilon.io']);
-    expect(slugsOf((await list('?search=%25')).body)).toEqual(['delta.ai']);
-    const backslash = await list('?search=%5C');
+    expect(slugsOf((await list({ search: '50%' })).body)).toEqual(['delta.ai']);
+    expect(slugsOf((await list({ search: 'n_o' })).body)).toEqual(['epsilon.io']);
+    expect(slugsOf((await list({ search: '%' })).body)).toEqual(['delta.ai']);
+    const backslash = await list({ search: '\\' });
     expect(backslash.status).toBe(200);
     expect(backslash.body.data).toEqual([]);
   });
 
   it('matches letters beyond ASCII case-insensitively too', async () => {
     for (const search of ['Ölwerk', 'ölwerk', 'ÖLWERK']) {
-      const { status, body } = await list(`?search=${encodeURIComponent(search)}`);
+      const { status, body } = await list({ search });
       expect(status, search).toBe(200);
       expect(slugsOf(body), search).toEqual(['oelwerk.de']);
     }
   });
 
   it('filters by category, case-insensitively', async () => {
-    expect(slugsOf((await list('?category=finance')).body).sort()).toEqual([
+    expect(slugsOf((await list({ category: 'finance' })).body).sort()).toEqual([
       'antony.fi',
       'epsilon.io',
     ]);
-    expect(slugsOf((await list('?category=CUSTOMER%20SUPPORT')).body)).toEqual(['zeta-corp.io']);
-    const hr = await list('?category=hr&limit=100');
+    expect(slugsOf((await list({ category: 'CUSTOMER SUPPORT' })).body)).toEqual(['zeta-corp.io']);
+    const hr = await list({ category: 'hr', limit: 100 });
     expect(hr.body.pagination.total).toBe(FILLERS.length);
     expect(hr.body.data.every((row) => row.category === 'HR')).toBe(true);
   });
@@ -267,19 +258,19 @@ describe('GET /api/companies', () => {
   });
 
   it('filters by an exact size band, with + encoded as %2B', async () => {
-    expect(slugsOf((await list('?employees=1000%2B')).body).sort()).toEqual([
+    expect(slugsOf((await list({ employees: '1000+' })).body).sort()).toEqual([
       'beta.com',
       'kappa.io',
       'route500.io',
     ]);
-    expect(slugsOf((await list('?employees=51-200')).body).sort()).toEqual([
+    expect(slugsOf((await list({ employees: '51-200' })).body).sort()).toEqual([
       'acme.io',
       'iota.io',
       'twin-a.io',
       'twin-z.io',
       'zeta-corp.io',
     ]);
-    expect((await list('?employees=5001-10000')).body.data).toEqual([]);
+    expect((await list({ employees: '5001-10000' })).body.data).toEqual([]);
   });
 
   it.each(['lots', '1000', '200-51', '1000%2B%2B', '51 - 200'])(
@@ -290,19 +281,19 @@ describe('GET /api/companies', () => {
   );
 
   it('combines the filters: all must match', async () => {
-    expect(slugsOf((await list('?category=Development&employees=1000%2B')).body)).toEqual([
+    expect(slugsOf((await list({ category: 'Development', employees: '1000+' })).body)).toEqual([
       'beta.com',
     ]);
-    expect(slugsOf((await list('?category=sales&employees=1000%2B')).body)).toEqual([
+    expect(slugsOf((await list({ category: 'sales', employees: '1000+' })).body)).toEqual([
       'route500.io',
     ]);
-    const three = await list('?search=o&category=Finance&employees=11-50');
+    const three = await list({ search: 'o', category: 'Finance', employees: '11-50' });
     expect(slugsOf(three.body)).toEqual(['antony.fi']);
     expect(three.body.pagination.total).toBe(1);
-    expect((await list('?category=Marketing&employees=1000%2B&search=gamma')).body.data).toEqual(
-      [],
-    );
-    const paged = await list('?category=Marketing&limit=2&page=2');
+    expect(
+      (await list({ category: 'Marketing', employees: '1000+', search: 'gamma' })).body.data,
+    ).toEqual([]);
+    const paged = await list({ category: 'Marketing', limit: 2, page: 2 });
     expect(paged.body.pagination).toEqual({ total: 5, page: 2, limit: 2, has_more: true });
     expect(slugsOf(paged.body)).toEqual(['kappa.io', 'lambda.io']);
   });
@@ -317,7 +308,7 @@ describe('GET /api/companies', () => {
     const fillersDescending = FILLERS.map((record) => record.slug).reverse();
     const expectPages = async (sort: string) => {
       for (const page of [1, 2, 5]) {
-        const { body } = await list(`?category=HR&sort=${sort}&limit=5&page=${page}`);
+        const { body } = await list({ category: 'HR', sort, limit: 5, page });
         expect(body.pagination, sort).toEqual({
           total: FILLERS.length,
           page,
@@ -348,7 +339,7 @@ describe('GET /api/companies', () => {
 
 describe('sorting the companies list', () => {
   const names = async (sort: string) =>
-    (await list(`?category=Marketing${sort ? `&sort=${sort}` : ''}`)).body.data.map(
+    (await list({ category: 'Marketing', ...(sort ? { sort } : {}) })).body.data.map(
       (row) => row.name,
     );
   const byName = ['Gamma', 'Iota', 'Kappa', 'Lambda', 'Theta'];
@@ -369,7 +360,7 @@ describe('sorting the companies list', () => {
   it('sorts size bands by their lower bound, not as text', async () => {
     expect(await names('employees')).toEqual(byEmployees);
     expect(await names('employees:desc')).toEqual([...byEmployees].reverse());
-    const all = (await list('?sort=employees&limit=100')).body.data;
+    const all = (await list({ sort: 'employees', limit: 100 })).body.data;
     const lower = (band: string) => Number(/^\d+/.exec(band)?.[0]);
     for (let i = 1; i < all.length; i += 1) {
       const [previous, current] = [all[i - 1]!, all[i]!];
@@ -385,21 +376,21 @@ describe('sorting the companies list', () => {
   it('sorts by created_at, and by slug and category', async () => {
     expect(await names('created_at')).toEqual(byRegistration);
     expect(await names('-created_at')).toEqual([...byRegistration].reverse());
-    const rows = (await list('?category=Marketing&sort=created_at')).body.data;
+    const rows = (await list({ category: 'Marketing', sort: 'created_at' })).body.data;
     const times = rows.map((row) => row.created_at);
     expect(times).toEqual([...times].sort());
-    expect(slugsOf((await list('?search=twin&sort=slug')).body)).toEqual([
+    expect(slugsOf((await list({ search: 'twin', sort: 'slug' })).body)).toEqual([
       'twin-a.io',
       'twin-z.io',
     ]);
-    const categories = (await list('?sort=category:desc&limit=100')).body.data.map(
+    const categories = (await list({ sort: 'category:desc', limit: 100 })).body.data.map(
       (row) => row.category,
     );
     expect(categories).toEqual([...categories].sort().reverse());
   });
 
   it('breaks ties by id', async () => {
-    const twins = (await list('?search=twin')).body.data;
+    const twins = (await list({ search: 'twin' })).body.data;
     expect(twins.map((row) => row.slug)).toEqual(['twin-z.io', 'twin-a.io']);
     expect(twins[0]!.id).toBeLessThan(twins[1]!.id);
   });
@@ -419,9 +410,9 @@ describe('sorting the companies list', () => {
 
 describe('GET /api/companies/{slug}', () => {
   it('answers one company with the fields of 2.1 including updated_at', async () => {
-    const { status, body } = await getJson<Company>(api, '/api/companies/acme.io', key);
-    expect(status).toBe(200);
-    expect(Object.keys(body).sort()).toEqual([
+    const { data: body, response } = await getCompany('acme.io');
+    expect(response.status).toBe(200);
+    expect(Object.keys(body!).sort()).toEqual([
       'category',
       'created_at',
       'employees',
@@ -432,48 +423,43 @@ describe('GET /api/companies/{slug}', () => {
       'url',
     ]);
     expect(body).toMatchObject({ slug: 'acme.io', name: 'Acme', category: 'Productivity' });
-    expect(body.updated_at).toMatch(ISO_TIMESTAMP);
-    const listed = (await list('?search=acme')).body.data[0]!;
+    expect(body!.updated_at).toMatch(ISO_TIMESTAMP);
+    const listed = (await list({ search: 'acme' })).body.data[0]!;
     expect({ ...body, updated_at: undefined }).toEqual({ ...listed, updated_at: undefined });
   });
 
   it('answers 404 for an unknown slug, suggesting the closest slug for a typo', async () => {
-    const { status, body } = await getJson<GeneralErrorBody>(api, '/api/companies/acem.io', key);
-    expect(status).toBe(404);
-    expect(body.error).toBe('Not Found');
-    expect(body.message).toBeTypeOf('string');
-    expect(body.details).toEqual({ slug: 'acem.io', suggestion: 'acme.io' });
-    const other = await getJson<GeneralErrorBody>(api, '/api/companies/multi.oi', key);
-    expect(other.body.details?.suggestion).toBe('multi.io');
+    const { error: refused, response } = await getCompany('acem.io');
+    expect(response.status).toBe(404);
+    const error = generalError(refused);
+    expect(error.error).toBe('Not Found');
+    expect(error.message).toBeTypeOf('string');
+    expect(error.details).toEqual({ slug: 'acem.io', suggestion: 'acme.io' });
+    const other = await getCompany('multi.oi');
+    expect(generalError(other.error).details?.suggestion).toBe('multi.io');
   });
 
   it('suggests the closest slug when the typo swaps letters near the start', async () => {
-    const { status, body } = await getJson<GeneralErrorBody>(api, '/api/companies/amce.io', key);
-    expect(status).toBe(404);
-    expect(body.details).toEqual({ slug: 'amce.io', suggestion: 'acme.io' });
+    const { error: refused, response } = await getCompany('amce.io');
+    expect(response.status).toBe(404);
+    const error = generalError(refused);
+    expect(error.details).toEqual({ slug: 'amce.io', suggestion: 'acme.io' });
   });
 
   it('answers 404 with a hint to search when no slug is close', async () => {
-    const { status, body } = await getJson<GeneralErrorBody>(
-      api,
-      '/api/companies/quite-unlike-anything.xyz',
-      key,
-    );
-    expect(status).toBe(404);
-    expect(body.error).toBe('Not Found');
-    expect(body.details?.slug).toBe('quite-unlike-anything.xyz');
-    expect(body.details?.suggestion).toEqual(expect.stringContaining('?search='));
+    const { error: refused, response } = await getCompany('quite-unlike-anything.xyz');
+    expect(response.status).toBe(404);
+    const error = generalError(refused);
+    expect(error.error).toBe('Not Found');
+    expect(error.details?.slug).toBe('quite-unlike-anything.xyz');
+    expect(error.details?.suggestion).toEqual(expect.stringContaining('?search='));
   });
 
   it('adds the page references with ?include=pages', async () => {
-    const { status, body } = await getJson<Company>(
-      api,
-      '/api/companies/acme.io?include=pages',
-      key,
-    );
-    expect(status).toBe(200);
-    expect(body.updated_at).toMatch(ISO_TIMESTAMP);
-    expect(body.pages).toEqual([
+    const { data: body, response } = await getCompany('acme.io', { include: 'pages' });
+    expect(response.status).toBe(200);
+    expect(body!.updated_at).toMatch(ISO_TIMESTAMP);
+    expect(body!.pages).toEqual([
       {
         company_slug: 'acme.io',
         page_slug: '',
@@ -487,10 +473,10 @@ describe('GET /api/companies/{slug}', () => {
         pricing_page_url: 'https://acme.io/pricing/enterprise',
       },
     ]);
-    const without = await getJson<Company>(api, '/api/companies/acme.io', key);
-    expect(without.body).not.toHaveProperty('pages');
-    const none = await getJson<Company>(api, '/api/companies/nopages.io?include=pages', key);
-    expect(none.body.pages).toEqual([]);
+    const without = await getCompany('acme.io');
+    expect(without.data).not.toHaveProperty('pages');
+    const none = await getCompany('nopages.io', { include: 'pages' });
+    expect(none.data!.pages).toEqual([]);
   });
 
   it('refuses include with any other value', async () => {
@@ -500,7 +486,7 @@ describe('GET /api/companies/{slug}', () => {
 });
 
 describe('GET /api/pages/{slug}', () => {
-  const acmePrimary: PageReference = {
+  const acmePrimary: components['schemas']['PageReference'] = {
     company_slug: 'acme.io',
     page_slug: '',
     company_name: 'Acme',
@@ -509,16 +495,16 @@ describe('GET /api/pages/{slug}', () => {
 
   it('takes the full company slug or the slug without its extension: the primary page', async () => {
     for (const slug of ['acme.io', 'acme']) {
-      const { status, body } = await getJson<PageReference>(api, `/api/pages/${slug}`, key);
-      expect(status, slug).toBe(200);
-      expect(body, slug).toEqual(acmePrimary);
+      const { data, response } = await getPage(slug);
+      expect(response.status, slug).toBe(200);
+      expect(data, slug).toEqual(acmePrimary);
     }
   });
 
   it('takes a composite slug', async () => {
-    const { status, body } = await getJson<PageReference>(api, '/api/pages/acme.enterprise', key);
-    expect(status).toBe(200);
-    expect(body).toEqual({
+    const { data, response } = await getPage('acme.enterprise');
+    expect(response.status).toBe(200);
+    expect(data).toEqual({
       company_slug: 'acme.io',
       page_slug: 'enterprise',
       company_name: 'Acme',
@@ -528,24 +514,22 @@ describe('GET /api/pages/{slug}', () => {
 
   it('answers 400 PAGE_REQUIRED with the composite slugs for several pages and no primary', async () => {
     for (const slug of ['multi.io', 'multi']) {
-      const { status, body } = await getJson<GeneralErrorBody>(api, `/api/pages/${slug}`, key);
-      expect(status, slug).toBe(400);
-      expect(body.error, slug).toBe('Bad Request');
-      expect([...(body.details?.pages as string[])].sort(), slug).toEqual([
-        'multi.business',
-        'multi.team',
-      ]);
+      const { error: refused, response } = await getPage(slug);
+      expect(response.status, slug).toBe(400);
+      const error = generalError(refused);
+      expect(error.error, slug).toBe('Bad Request');
+      expect([...error.details!.pages!].sort(), slug).toEqual(['multi.business', 'multi.team']);
     }
-    const team = await getJson<PageReference>(api, '/api/pages/multi.team', key);
-    expect(team.status).toBe(200);
-    expect(team.body.page_slug).toBe('team');
+    const team = await getPage('multi.team');
+    expect(team.response.status).toBe(200);
+    expect(team.data!.page_slug).toBe('team');
   });
 
   it('gives the only page of a company that has one non-primary page', async () => {
     for (const slug of ['solo.io', 'solo', 'solo.enterprise']) {
-      const { status, body } = await getJson<PageReference>(api, `/api/pages/${slug}`, key);
-      expect(status, slug).toBe(200);
-      expect(body, slug).toEqual({
+      const { data, response } = await getPage(slug);
+      expect(response.status, slug).toBe(200);
+      expect(data, slug).toEqual({
         company_slug: 'solo.io',
         page_slug: 'enterprise',
         company_name: 'Solo',
@@ -556,10 +540,11 @@ describe('GET /api/pages/{slug}', () => {
 
   it('answers 404 for an unknown slug or a company without pages', async () => {
     for (const slug of ['nowhere.io', 'acme.missing', 'nopages.io', 'acme.io.enterprise']) {
-      const { status, body } = await getJson<GeneralErrorBody>(api, `/api/pages/${slug}`, key);
-      expect(status, slug).toBe(404);
-      expect(body.error, slug).toBe('Not Found');
-      expect(body.message, slug).toBeTypeOf('string');
+      const { error: refused, response } = await getPage(slug);
+      expect(response.status, slug).toBe(404);
+      const error = generalError(refused);
+      expect(error.error, slug).toBe('Not Found');
+      expect(error.message, slug).toBeTypeOf('string');
     }
   });
 });
@@ -588,8 +573,9 @@ describe('authentication and plans', () => {
   );
 
   it('accepts the key as Authorization: Bearer or as X-API-Key', async () => {
-    const bearer = await getJson<CompanyList>(api, '/api/companies?limit=1', key);
+    const bearer = await list({ limit: 1 });
     expect(bearer.status).toBe(200);
+    // Raw: the typed client sends its key as a bearer token only.
     const header = await getJson<CompanyList>(api, '/api/companies?limit=1', null, {
       'x-api-key': key,
     });
@@ -598,38 +584,52 @@ describe('authentication and plans', () => {
   });
 
   it('answers 403 to a key without the read scope', async () => {
-    const ingestOnly = await api.createKey(['ingest']);
-    for (const path of ['/api/companies', '/api/companies/acme.io', '/api/pages/acme']) {
-      const { status, body } = await getJson<GeneralErrorBody>(api, path, ingestOnly);
-      expect(status, path).toBe(403);
-      expect(body.error, path).toBe('Forbidden');
-      expect(body.message, path).toBeTypeOf('string');
+    const ingestOnly = api.client(await api.createKey(['ingest']));
+    const answers = {
+      companies: await ingestOnly.GET('/v1/api/companies'),
+      company: await ingestOnly.GET('/v1/api/companies/{slug}', {
+        params: { path: { slug: 'acme.io' } },
+      }),
+      page: await ingestOnly.GET('/v1/api/pages/{slug}', { params: { path: { slug: 'acme' } } }),
+    };
+    for (const [name, { error, response }] of Object.entries(answers)) {
+      expect(response.status, name).toBe(403);
+      expect(generalError(error).error, name).toBe('Forbidden');
+      expect(generalError(error).message, name).toBeTypeOf('string');
     }
   });
 
   it('answers 403 to a free key on pricing, in the coded shape, naming the plan to buy', async () => {
-    const free = await api.createKey(['read'], 'free');
-    const { status, body } = await getJson<CodedErrorBody>(api, '/api/pricing/acme', free);
-    expect(status).toBe(403);
-    expect(Object.keys(body).sort()).toEqual(['code', 'details', 'error']);
-    expect(body.error).toBeTypeOf('string');
-    expect(body.code).toBeTypeOf('string');
-    expect(body.details).toMatchObject({ required_plan: 'pro', current_plan: 'free' });
-    expect(body.details?.upgrade_url).toEqual(expect.stringMatching(/^https?:\/\//));
-    const pro = await api.createKey(['read'], 'pro');
-    expect((await getJson(api, '/api/pricing/acme', pro)).status).not.toBe(403);
+    const acme = { params: { path: { slug: 'acme' } } };
+    const free = api.client(await api.createKey(['read'], 'free'));
+    const { error, response } = await free.GET('/v1/api/pricing/{slug}', acme);
+    expect(response.status).toBe(403);
+    expect(Object.keys(error!).sort()).toEqual(['code', 'details', 'error']);
+    expect(error!.error).toBeTypeOf('string');
+    expect(error!.code).toBeTypeOf('string');
+    expect(error!.details).toMatchObject({ required_plan: 'pro', current_plan: 'free' });
+    expect(error!.details).toHaveProperty('upgrade_url', expect.stringMatching(/^https?:\/\//));
+    const pro = api.client(await api.createKey(['read'], 'pro'));
+    expect((await pro.GET('/v1/api/pricing/{slug}', acme)).response.status).not.toBe(403);
   });
 
   it('lets a free key read companies, pages and files', async () => {
-    const free = await api.createKey(['read'], 'free');
-    for (const path of [
-      '/api/companies',
-      '/api/companies/acme.io',
-      '/api/pages/acme',
-      '/api/files/acme.io/version/20250101',
-      '/api/files/acme/period/2025Q1',
-    ]) {
-      expect((await getJson(api, path, free)).status, path).toBe(200);
+    const free = api.client(await api.createKey(['read'], 'free'));
+    const answers = {
+      companies: await free.GET('/v1/api/companies'),
+      company: await free.GET('/v1/api/companies/{slug}', {
+        params: { path: { slug: 'acme.io' } },
+      }),
+      page: await free.GET('/v1/api/pages/{slug}', { params: { path: { slug: 'acme' } } }),
+      version: await free.GET('/v1/api/files/{slug}/version/{version}', {
+        params: { path: { slug: 'acme.io', version: '20250101' } },
+      }),
+      period: await free.GET('/v1/api/files/{slug}/period/{period}', {
+        params: { path: { slug: 'acme', period: '2025Q1' } },
+      }),
+    };
+    for (const [name, { response }] of Object.entries(answers)) {
+      expect(response.status, name).toBe(200);
     }
   });
 
@@ -650,14 +650,14 @@ describe('authentication and plans', () => {
 
 describe('a rebuild of the read models', () => {
   it('leaves every answer as it was', async () => {
-    const paths = [
-      '/api/companies?limit=100',
-      '/api/companies?sort=-created_at&limit=100',
-      '/api/companies/acme.io?include=pages',
-      '/api/pages/acme.enterprise',
-      '/api/pages/solo',
-    ];
-    const read = () => Promise.all(paths.map(async (path) => (await getJson(api, path, key)).body));
+    const read = () =>
+      Promise.all([
+        list({ limit: 100 }).then(({ body }) => body),
+        list({ sort: '-created_at', limit: 100 }).then(({ body }) => body),
+        getCompany('acme.io', { include: 'pages' }).then(({ data }) => data),
+        getPage('acme.enterprise').then(({ data }) => data),
+        getPage('solo').then(({ data }) => data),
+      ]);
     const before = await read();
     expect(await rebuildAndRead(api, read, before)).toEqual(before);
   });

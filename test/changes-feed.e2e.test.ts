@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  getJson,
-  ingestAndProject,
-  type GeneralErrorBody,
-  type JsonResponse,
-} from './support/catalogue-fixture.js';
+import type { components, operations } from '#app/client';
+import { getJson, ingestAndProject, type GeneralErrorBody } from './support/catalogue-fixture.js';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
@@ -16,25 +12,16 @@ const environment = testEnvironment();
 let api: TestApp;
 let key: string;
 
-interface FeedChange {
-  slug: string;
-  company_slug: string;
-  from_version: string | null;
-  to_version: string;
-  event_type: string;
-  field: string | null;
-  old_value: unknown;
-  new_value: unknown;
-  recorded_at: string;
-}
-interface FeedBody {
-  changes: FeedChange[];
-  next_cursor: string;
-  has_more: boolean;
-}
+type FeedChange = components['schemas']['FeedChange'];
+type FeedQuery = NonNullable<operations['listChanges']['parameters']['query']>;
 
-const feed = (query = '', apiKey = key): Promise<JsonResponse<FeedBody>> =>
-  getJson<FeedBody>(api, `/api/changes${query ? `?${query}` : ''}`, apiKey);
+/** A valid call of the feed, typed by the document. */
+async function feed(query: FeedQuery = {}, apiKey = key) {
+  const { data, response } = await api.client(apiKey).GET('/v1/api/changes', {
+    params: { query },
+  });
+  return { status: response.status, body: data! };
+}
 
 /** A change as [slug, from, to, event_type, field]: enough to tell changes apart here. */
 const brief = (change: FeedChange) => [
@@ -47,15 +34,13 @@ const brief = (change: FeedChange) => [
 
 /** Follows next_cursor from `since` until a page has no more, returning every change read. */
 async function follow(
-  query: string,
+  query: FeedQuery,
   since?: string,
 ): Promise<{ changes: FeedChange[]; cursor: string }> {
   const changes: FeedChange[] = [];
   let cursor = since;
   for (;;) {
-    const { status, body } = await feed(
-      [query, cursor ? `since=${cursor}` : ''].filter(Boolean).join('&'),
-    );
+    const { status, body } = await feed({ ...query, ...(cursor ? { since: cursor } : {}) });
     expect(status).toBe(200);
     changes.push(...body.changes);
     cursor = body.next_cursor;
@@ -70,7 +55,7 @@ async function extract(record: ReturnType<typeof records.pricing>, total: number
     record,
   ]);
   await waitFor(`the feed to hold ${total} changes`, async () =>
-    (await follow('limit=500')).changes.length === total ? true : undefined,
+    (await follow({ limit: 500 })).changes.length === total ? true : undefined,
   );
 }
 
@@ -126,34 +111,34 @@ describe('GET /api/changes', () => {
   });
 
   it('pages by cursor: every change once, in order, also while extractions arrive', async () => {
-    const first = await feed('limit=1');
+    const first = await feed({ limit: 1 });
     expect(first.body.changes.map(brief)).toEqual([ALL[0]]);
     expect(first.body.has_more).toBe(true);
     await extract(records.pricing('beta.io', 'team', '20250301', 25), 6);
-    const rest = await follow('limit=1', first.body.next_cursor);
+    const rest = await follow({ limit: 1 }, first.body.next_cursor);
     const seen = [...first.body.changes, ...rest.changes].map(brief);
     expect(seen).toEqual([...ALL, ...PRICE('beta.team', '20250105', '20250301')]);
-    expect((await follow('limit=500')).changes.map(brief)).toEqual(seen);
+    expect((await follow({ limit: 500 })).changes.map(brief)).toEqual(seen);
 
     // At the end: an empty page that keeps the cursor, which then shows only what is new.
-    const end = await feed(`since=${rest.cursor}`);
+    const end = await feed({ since: rest.cursor });
     expect(end.body).toEqual({ changes: [], next_cursor: rest.cursor, has_more: false });
     await extract(records.pricing('alpha.io', '', '20250401', 15), 8);
-    const next = await feed(`since=${rest.cursor}`);
+    const next = await feed({ since: rest.cursor });
     expect(next.body.changes.map(brief)).toEqual(PRICE('alpha', '20250201', '20250401'));
   });
 
   it('filters by company and by event type', async () => {
-    const beta = await follow('company=beta.io&limit=2');
+    const beta = await follow({ company: 'beta.io', limit: 2 });
     expect(beta.changes.map(brief)).toEqual([
       ['beta.team', null, '20250105', 'plan_added', null],
       ...PRICE('beta.team', '20250105', '20250301'),
     ]);
-    const increases = await follow('event_type=price_increased');
+    const increases = await follow({ event_type: 'price_increased' });
     expect(increases.changes.map((change) => change.slug)).toEqual(['alpha', 'beta.team', 'alpha']);
-    const both = await feed('company=alpha.io&event_type=plan_added');
+    const both = await feed({ company: 'alpha.io', event_type: 'plan_added' });
     expect(both.body.changes.map(brief)).toEqual([ALL[0]]);
-    const none = await feed('company=nobody.io');
+    const none = await feed({ company: 'nobody.io' });
     expect(none.body).toMatchObject({ changes: [], has_more: false });
   });
 
@@ -184,9 +169,9 @@ describe('GET /api/changes', () => {
 
   it('needs the pricing feature: 403 on the free plan', async () => {
     const free = await api.createKey(['read'], 'free');
-    const { status, body } = await getJson<GeneralErrorBody>(api, '/api/changes', free);
-    expect(status).toBe(403);
-    expect(body).toMatchObject({
+    const { error, response } = await api.client(free).GET('/v1/api/changes');
+    expect(response.status).toBe(403);
+    expect(error).toMatchObject({
       error: 'Forbidden',
       details: { required_plan: 'pro', current_plan: 'free' },
     });
@@ -194,12 +179,11 @@ describe('GET /api/changes', () => {
 
   it('charges one credit per 2xx and none for a 400', async () => {
     const own = await api.createKey(['read'], 'pro');
-    const used = async () =>
-      (await getJson<{ credits: { used: number } }>(api, '/api/usage', own)).body.credits.used;
+    const used = async () => (await api.client(own).GET('/v1/api/usage')).data!.credits.used;
     expect(await used()).toBe(0);
-    expect((await feed('limit=1', own)).status).toBe(200);
-    expect((await feed('since=bad', own)).status).toBe(400);
-    expect((await feed('', own)).status).toBe(200);
+    expect((await feed({ limit: 1 }, own)).status).toBe(200);
+    expect((await feed({ since: 'bad' }, own)).status).toBe(400);
+    expect((await feed({}, own)).status).toBe(200);
     expect(await used()).toBe(2);
   });
 });

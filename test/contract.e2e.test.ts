@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPricingClient, type PricingClient } from '#app/client';
 import { buildDemoCatalogue } from '../apps/api/src/demo/demo-catalogue.js';
 import { EXAMPLES } from '../apps/api/src/openapi/parameters.js';
 import {
@@ -60,6 +61,12 @@ afterAll(async () => {
   await environment.cleanup();
 });
 
+/** The typed client of the running service, with `token` as its bearer. */
+function clientOf(token: string): PricingClient {
+  return createPricingClient({ apiUrl: service.baseUrl, apiKey: token });
+}
+
+/** Raw: the demo records are the domain's, looser than the document's request body. */
 async function call(path: string, token: string, init: RequestInit = {}): Promise<unknown> {
   const response = await fetch(`${service.baseUrl}${path}`, {
     ...init,
@@ -72,11 +79,11 @@ async function call(path: string, token: string, init: RequestInit = {}): Promis
 
 /** A key made through the admin API, as an operator makes one. */
 async function createKey(): Promise<string> {
-  const created = (await call('/admin/keys', environment.env.ADMIN_TOKEN!, {
-    method: 'POST',
-    body: JSON.stringify({ name: 'contract', plan: 'enterprise', scopes: ['read', 'ingest'] }),
-  })) as { key: string };
-  return created.key;
+  const { data, error } = await clientOf(environment.env.ADMIN_TOKEN!).POST('/v1/admin/keys', {
+    body: { name: 'contract', plan: 'enterprise', scopes: ['read', 'ingest'] },
+  });
+  if (!data) throw new Error(`creating a key failed: ${JSON.stringify(error)}`);
+  return data.key;
 }
 
 /**
@@ -96,14 +103,15 @@ async function seed(key: string): Promise<void> {
     method: 'POST',
     body: JSON.stringify(records),
   })) as { batch_id: string };
+  const client = clientOf(key);
   // Polls well below the burst limit (20 a second), which these free reads count against.
   const status = await waitFor(
     'the seed batch to settle',
     async () => {
-      const batch = (await call(`/ingest/batches/${batch_id}`, key)) as {
-        complete: boolean;
-        counts: { done: number; failed: number };
-      };
+      const { data: batch, error } = await client.GET('/v1/ingest/batches/{batchId}', {
+        params: { path: { batchId: batch_id } },
+      });
+      if (!batch) throw new Error(`the batch status answered ${JSON.stringify(error)}`);
       return batch.complete ? batch : undefined;
     },
     30_000,
@@ -114,9 +122,10 @@ async function seed(key: string): Promise<void> {
   await waitFor(
     'the seed to be projected',
     async () => {
-      const page = (await call(`/api/pricing/${EXAMPLES.pageSlug}/versions`, key)) as {
-        count: number;
-      };
+      const { data: page, error } = await client.GET('/v1/api/pricing/{slug}/versions', {
+        params: { path: { slug: EXAMPLES.pageSlug } },
+      });
+      if (!page) throw new Error(`the versions answered ${JSON.stringify(error)}`);
       return page.count === versions.length ? page : undefined;
     },
     30_000,

@@ -126,23 +126,17 @@ async function extract(record: PricingRecord): Promise<void> {
   ]);
 }
 
-interface Document {
-  plans: { charges: Record<string, unknown>[] }[];
-}
-
 /**
  * The NDJSON line of an extraction: the pricing route's document of that version with each
  * charge's monthly equivalent, which the pricing route gives too.
  */
 async function ndjsonLine(record: PricingRecord, monthly: (number | null)[][]): Promise<string> {
   const slug = compositePageSlug(record.company_slug, record.page_slug);
-  const { status, body } = await getJson<Document>(
-    api,
-    `/api/pricing/${slug}?version=${record.version}`,
-    key,
-  );
-  expect(status).toBe(200);
-  body.plans.forEach((plan, p) =>
+  const { data: body, response } = await api.client(key).GET('/v1/api/pricing/{slug}', {
+    params: { path: { slug }, query: { version: record.version } },
+  });
+  expect(response.status).toBe(200);
+  body!.plans.forEach((plan, p) =>
     plan.charges.forEach((charge, c) => {
       charge.monthly_equivalent = monthly[p]![c];
     }),
@@ -283,24 +277,20 @@ describe('GET /api/export/pricing', () => {
   it("shares the change feed's cursor, both ways", async () => {
     const whole = await exportCall();
     // The feed from the export's cursor: nothing yet, then only what comes after it.
-    const feed = (since: string) =>
-      getJson<{ changes: { slug: string; to_version: string }[]; next_cursor: string }>(
-        api,
-        `/api/changes?since=${since}`,
-        key,
-      );
-    expect((await feed(cursorOf(whole))).body.changes).toEqual([]);
+    const feed = async (since: string) =>
+      (await api.client(key).GET('/v1/api/changes', { params: { query: { since } } })).data!;
+    expect((await feed(cursorOf(whole))).changes).toEqual([]);
     const later = records.pricing('alpha.io', '', '20250301', 15);
     await extract(later);
     const after = await exportCall(`since=${cursorOf(whole)}`);
     expect(after.text).toBe(await ndjsonLine(later, [[15]]));
-    expect((await feed(cursorOf(whole))).body.changes.map((change) => change.to_version)).toEqual([
+    expect((await feed(cursorOf(whole))).changes.map((change) => change.to_version)).toEqual([
       '20250301',
       '20250301',
     ]);
     // The export from the feed's cursor: the extractions after the one it stands in.
-    const first = await getJson<{ next_cursor: string }>(api, '/api/changes?limit=1', key);
-    const rest = await exportCall(`format=csv&since=${first.body.next_cursor}`);
+    const first = await api.client(key).GET('/v1/api/changes', { params: { query: { limit: 1 } } });
+    const rest = await exportCall(`format=csv&since=${first.data!.next_cursor}`);
     expect(rest.text).toBe(
       HEADER +
         EXTRACTIONS.slice(1)
@@ -350,8 +340,7 @@ describe('GET /api/export/pricing', () => {
 
   it('charges one credit per call whatever its size, none for a 400', async () => {
     const own = await api.createKey(['read'], 'enterprise');
-    const used = async () =>
-      (await getJson<{ credits: { used: number } }>(api, '/api/usage', own)).body.credits.used;
+    const used = async () => (await api.client(own).GET('/v1/api/usage')).data!.credits.used;
     expect(await used()).toBe(0);
     expect((await exportCall('', own)).status).toBe(200);
     expect(await used()).toBe(1);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { components, PricingClient } from '#app/client';
 import type { ScrapeRecord } from '#app/contracts';
 import { getISOWeek, getISOWeekYear } from 'date-fns';
 import {
@@ -18,29 +19,13 @@ const environment = testEnvironment();
 let api: TestApp;
 let key: string;
 
-interface ScrapeFile {
-  slug: string;
-  version: string;
-  page_url: string;
-  screenshot_url: string | null;
-  markdown_url: string | null;
-  html_url: string | null;
-  ocr_url: string | null;
-  scraper: string | null;
-  valid: boolean | null;
-  score: number | null;
-  banner_free: boolean | null;
-  created_at: string | null;
-  updated_at: string | null;
-}
+let client: PricingClient;
 
-interface FilesBody {
-  files: ScrapeFile[];
-  count: number;
-  period?: { start: string; end: string };
-  format?: string;
-  version?: string | null;
-}
+type Schemas = components['schemas'];
+type ScrapeFile = Schemas['ScrapeFile'];
+/** What any files route answers: the files, and the period, format and version where it has them. */
+type FilesBody = Schemas['FilesOfVersion'] &
+  Partial<Omit<Schemas['FilesOfUnifiedPeriod'], keyof Schemas['FilesOfVersion']>>;
 
 const PRIMARY_URL = 'https://orbit.io/pricing';
 // Sorts before the primary page's URL, though its page sub-slug and scraper sort after.
@@ -116,6 +101,7 @@ const Q4_2025 = [
 beforeAll(async () => {
   api = await startTestApp(environment.config());
   key = await api.createKey(['read']);
+  client = api.client(key);
   await ingestAndProject(api, [
     records.company('orbit.io', { name: 'Orbit' }),
     records.company('empty.io', { name: 'Empty' }),
@@ -132,8 +118,51 @@ afterAll(async () => {
   await environment.cleanup();
 });
 
-const files = (path: string, headers: Record<string, string> = {}) =>
-  getJson<FilesBody>(api, `/api/files/${path}`, key, headers);
+/**
+ * A valid call of the files route `path` names (`<slug>/<route>/<value>`), typed by the
+ * document, with the ETag to revalidate if given. A 304 has no body: openapi-fetch reads nothing
+ * when it says Content-Length: 0, else hands its text as `error`.
+ */
+async function files(path: string, ifNoneMatch?: string) {
+  const [slug = '', route, value = ''] = path.split('/');
+  const header = ifNoneMatch === undefined ? undefined : { 'If-None-Match': ifNoneMatch };
+  const answer = await callFiles(slug, route, value, header);
+  const { response, error } = answer;
+  const body: FilesBody = answer.data!;
+  return { status: response.status, headers: response.headers, body, error };
+}
+
+function callFiles(
+  slug: string,
+  route: string | undefined,
+  value: string,
+  header: { 'If-None-Match': string } | undefined,
+) {
+  switch (route) {
+    case 'version':
+      return client.GET('/v1/api/files/{slug}/version/{version}', {
+        params: { path: { slug, version: value }, header },
+      });
+    case 'quarter':
+      return client.GET('/v1/api/files/{slug}/quarter/{quarter}', {
+        params: { path: { slug, quarter: value }, header },
+      });
+    case 'month':
+      return client.GET('/v1/api/files/{slug}/month/{month}', {
+        params: { path: { slug, month: value }, header },
+      });
+    case 'week':
+      return client.GET('/v1/api/files/{slug}/week/{week}', {
+        params: { path: { slug, week: value }, header },
+      });
+    case 'period':
+      return client.GET('/v1/api/files/{slug}/period/{period}', {
+        params: { path: { slug, period: value }, header },
+      });
+    default:
+      throw new Error(`no files route in ${slug}/${route}/${value}`);
+  }
+}
 
 async function expectFiles(path: string, expected: FilesBody) {
   const { status, body } = await files(path);
@@ -333,8 +362,9 @@ describe('a time without scrapes', () => {
 
 describe('errors of the files endpoints', () => {
   async function expectCoded(path: string, status: number, code: string) {
-    const response = await files(path);
-    const body = response.body as unknown as CodedErrorBody;
+    // Raw: mostly what the document forbids (a malformed version or period).
+    const response = await getJson<CodedErrorBody>(api, `/api/files/${path}`, key);
+    const body = response.body;
     expect(response.status, path).toBe(status);
     expect(Object.keys(body).sort(), path).toEqual(['code', 'details', 'error']);
     expect(body.error, path).toBeTypeOf('string');
@@ -425,15 +455,13 @@ describe('errors of the files endpoints', () => {
   });
 
   it('answers 403 in the coded shape to a key without the read scope', async () => {
-    const ingestOnly = await api.createKey(['ingest']);
-    const response = await getJson<CodedErrorBody>(
-      api,
-      '/api/files/orbit.io/version/20251016',
-      ingestOnly,
-    );
+    const ingestOnly = api.client(await api.createKey(['ingest']));
+    const { error, response } = await ingestOnly.GET('/v1/api/files/{slug}/version/{version}', {
+      params: { path: { slug: 'orbit.io', version: '20251016' } },
+    });
     expect(response.status).toBe(403);
-    expect(response.body.code).toBeTypeOf('string');
-    expect(response.body).not.toHaveProperty('message');
+    expect(error!.code).toBeTypeOf('string');
+    expect(error).not.toHaveProperty('message');
   });
 });
 
@@ -444,11 +472,11 @@ describe('caching of immutable answers', () => {
     const etag = first.headers.get('etag');
     expect(etag, path).toMatch(/^(W\/)?".+"$/);
     expect(first.headers.get('cache-control'), path).toMatch(CACHE_CONTROL);
-    const again = await files(path, { 'if-none-match': etag! });
+    const again = await files(path, etag!);
     expect(again.status, path).toBe(304);
-    expect(again.text, path).toBe('');
+    expect(again.error ?? '', path).toBe('');
     expect(again.headers.get('etag'), path).toBe(etag);
-    const stale = await files(path, { 'if-none-match': '"something-else"' });
+    const stale = await files(path, '"something-else"');
     expect(stale.status, path).toBe(200);
     expect(stale.body, path).toEqual(first.body);
     return etag!;
@@ -482,12 +510,12 @@ describe('caching of immutable answers', () => {
     const etag = before.headers.get('etag')!;
     expect(etag).toMatch(/^".+"$/);
     expect(before.headers.get('cache-control')).toBe('private, max-age=0');
-    expect((await files(path, { 'if-none-match': etag })).status).toBe(304);
+    expect((await files(path, etag)).status).toBe(304);
     // The fixture waits until the API answers the new file: a kept empty answer would hide it
     // for READ_CACHE_SECONDS, longer than the fixture waits.
     const arrived = scrape('', '20230615', 'scraper_1');
     await ingestAndProject(api, [arrived]);
-    const after = await files(path, { 'if-none-match': etag });
+    const after = await files(path, etag);
     expect(after.status).toBe(200);
     expect(after.body).toEqual({ files: [file(arrived)], count: 1 });
     await expectCacheable(path);
@@ -504,7 +532,7 @@ describe('caching of immutable answers', () => {
       expect(response.body.files, path).toEqual([]);
       expect(response.headers.get('cache-control'), path).toBe('private, max-age=0');
       const etag = response.headers.get('etag')!;
-      expect((await files(path, { 'if-none-match': etag })).status, path).toBe(304);
+      expect((await files(path, etag)).status, path).toBe(304);
     }
   });
 
@@ -525,7 +553,7 @@ describe('caching of immutable answers', () => {
       `orbit.io/week/${week}`,
       `orbit.io/period/${week}`,
     ]) {
-      const response = await files(path, { 'if-none-match': '*' });
+      const response = await files(path, '*');
       expect(response.status, path).toBe(200);
       expect(response.headers.get('etag'), path).toBeNull();
       expect(response.headers.get('cache-control') ?? '', path).not.toMatch(CACHE_CONTROL);

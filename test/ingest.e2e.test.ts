@@ -131,10 +131,10 @@ describe('a record travels from POST /v1/ingest/records to the read models', () 
   it('keeps a scrape whose page is not known yet waiting, and applies it once the page arrives', async () => {
     const early = await api.ingest([records.scrape('late.io', '', '20250301')]);
     await new Promise((next) => setTimeout(next, 300));
-    const waiting = await api.request(`/ingest/batches/${early}`, {
-      headers: { authorization: `Bearer ${await api.createKey(['ingest'])}` },
-    });
-    expect(((await waiting.json()) as { complete: boolean }).complete).toBe(false);
+    const waiting = await api
+      .client(await api.createKey(['ingest']))
+      .GET('/v1/ingest/batches/{batchId}', { params: { path: { batchId: early } } });
+    expect(waiting.data!.complete).toBe(false);
     const parents = await api.ingest([records.company('late.io'), records.page('late.io')]);
     await api.settled(parents);
     expect((await api.settled(early)).counts).toMatchObject({ done: 1, failed: 0 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { operations } from '#app/client';
 import type { ChargeInput, PlanInput } from '#app/contracts';
 import {
   getJson,
@@ -14,33 +15,7 @@ const environment = testEnvironment();
 let api: TestApp;
 let key: string;
 
-interface PlanSearchBody {
-  data: {
-    company_slug: string;
-    company_name: string;
-    category: string;
-    slug: string;
-    version: string;
-    plan: {
-      id: string;
-      internal_name: string;
-      add_on: boolean;
-      charges: {
-        billing: string;
-        price: number | null;
-        monthly_equivalent: number | null;
-        converted?: {
-          currency: string;
-          monthly_equivalent: number;
-          rate: number;
-          rate_date: string | null;
-        } | null;
-      }[];
-      discounts: { discount_category: string }[];
-    };
-  }[];
-  pagination: { total: number; page: number; limit: number; has_more: boolean };
-}
+type PlanSearchQuery = NonNullable<operations['searchPlans']['parameters']['query']>;
 
 const charge = (overrides: Partial<ChargeInput> = {}): ChargeInput => ({
   billing: 'monthly_recurring_billed_monthly',
@@ -184,18 +159,24 @@ afterAll(async () => {
   await environment.cleanup();
 });
 
-const search = (query = '') => getJson<PlanSearchBody>(api, `/api/plans${query}`, key);
+/** A valid plan search, typed by the document. */
+async function search(query: PlanSearchQuery = {}) {
+  const { data, error, response } = await api.client(key).GET('/v1/api/plans', {
+    params: { query },
+  });
+  return { status: response.status, headers: response.headers, body: data!, error };
+}
 
 /** `slug/internal_name` of each plan found, in order. */
-async function found(query = ''): Promise<string[]> {
-  const { status, body, text } = await search(query);
-  expect(status, `${query}: ${text}`).toBe(200);
+async function found(query: PlanSearchQuery = {}): Promise<string[]> {
+  const { status, body, error } = await search(query);
+  expect(status, `${JSON.stringify(query)}: ${JSON.stringify(error)}`).toBe(200);
   return body.data.map((item) => `${item.slug}/${item.plan.internal_name}`);
 }
 
+/** Raw: what the document forbids (an unknown category, a malformed number...). */
 async function expectCoded(query: string, code: string) {
-  const { status, body } = await search(query);
-  const error = body as unknown as CodedErrorBody;
+  const { status, body: error } = await getJson<CodedErrorBody>(api, `/api/plans${query}`, key);
   expect(status, query).toBe(400);
   expect(Object.keys(error).sort(), query).toEqual(['code', 'details', 'error']);
   expect(error.code, query).toBe(code);
@@ -223,7 +204,7 @@ describe('GET /api/plans', () => {
   });
 
   it('gives each item its page and company, and the plan whole with monthly equivalents', async () => {
-    const { body } = await search('?company=beta.com');
+    const { body } = await search({ company: 'beta.com' });
     const [basic, team] = body.data;
     expect(Object.keys(team!)).toEqual([
       'company_slug',
@@ -240,10 +221,10 @@ describe('GET /api/plans', () => {
       slug: 'beta',
       version: '20250210',
     });
-    const pricing = await getJson<{
-      plans: { id: string; internal_name: string; charges: object[] }[];
-    }>(api, '/api/pricing/beta?version=20250210', key);
-    const stored = pricing.body.plans.find((one) => one.internal_name === 'team')!;
+    const pricing = await api.client(key).GET('/v1/api/pricing/{slug}', {
+      params: { path: { slug: 'beta' }, query: { version: '20250210' } },
+    });
+    const stored = pricing.data!.plans.find((one) => one.internal_name === 'team')!;
     expect(team!.plan).toEqual({
       ...stored,
       charges: stored.charges.map((one) => ({ ...one, monthly_equivalent: 10 })),
@@ -252,7 +233,7 @@ describe('GET /api/plans', () => {
   });
 
   it('keeps the latest version when older extractions arrive after it', async () => {
-    const { body } = await search('?company=alpha.io');
+    const { body } = await search({ company: 'alpha.io' });
     expect(body.data.map((item) => item.version)).toEqual([
       '20250301',
       '20250301',
@@ -268,7 +249,7 @@ describe('GET /api/plans', () => {
   });
 
   it('sorts by company name descending with ties still ascending', async () => {
-    expect(await found('?sort=-company')).toEqual([
+    expect(await found({ sort: '-company' })).toEqual([
       'gamma/scale',
       'gamma/starter',
       'beta/basic',
@@ -278,12 +259,12 @@ describe('GET /api/plans', () => {
       'alpha/storage',
       'alpha.enterprise/enterprise',
     ]);
-    expect(await found('?sort=company:desc')).toEqual(await found('?sort=-company'));
-    expect(await found('?sort=company')).toEqual(BY_COMPANY);
+    expect(await found({ sort: 'company:desc' })).toEqual(await found({ sort: '-company' }));
+    expect(await found({ sort: 'company' })).toEqual(BY_COMPANY);
   });
 
   it('sorts by the lowest monthly equivalent, plans without one last in both directions', async () => {
-    expect(await found('?sort=monthly')).toEqual([
+    expect(await found({ sort: 'monthly' })).toEqual([
       'alpha/free',
       'gamma/starter',
       'alpha/storage',
@@ -293,7 +274,7 @@ describe('GET /api/plans', () => {
       'gamma/scale',
       'alpha.enterprise/enterprise',
     ]);
-    expect(await found('?sort=-monthly')).toEqual([
+    expect(await found({ sort: '-monthly' })).toEqual([
       'gamma/scale',
       'alpha/pro',
       'beta/basic',
@@ -305,44 +286,44 @@ describe('GET /api/plans', () => {
     ]);
   });
 
-  it.each([
-    ['?category=productivity', BY_COMPANY.slice(0, 4)],
-    ['?category=Development,FINANCE', BY_COMPANY.slice(4)],
-    ['?category=Customer%20Support', []],
-    ['?employees=51-200', BY_COMPANY.slice(0, 4)],
-    ['?employees=1000%2B,11-50', BY_COMPANY.slice(4)],
-    ['?company=gamma.dev,beta.com', BY_COMPANY.slice(4)],
-    ['?company=unknown.io', []],
+  it.each<[PlanSearchQuery, string[]]>([
+    [{ category: 'productivity' }, BY_COMPANY.slice(0, 4)],
+    [{ category: 'Development,FINANCE' }, BY_COMPANY.slice(4)],
+    [{ category: 'Customer Support' }, []],
+    [{ employees: '51-200' }, BY_COMPANY.slice(0, 4)],
+    [{ employees: '1000+,11-50' }, BY_COMPANY.slice(4)],
+    [{ company: 'gamma.dev,beta.com' }, BY_COMPANY.slice(4)],
+    [{ company: 'unknown.io' }, []],
     [
-      '?company=alpha.io,gamma.dev&charge_type=flat',
+      { company: 'alpha.io,gamma.dev', charge_type: 'flat' },
       ['alpha/free', 'gamma/scale', 'gamma/starter'],
     ],
-    ['?discount_category=annual', ['alpha/pro']],
-    ['?discount_category=annual,volume', ['alpha/pro', 'beta/team']],
-    ['?add_on=true', ['alpha/storage']],
-    ['?add_on=false', BY_COMPANY.filter((one) => one !== 'alpha/storage')],
-    ['?free_tier=true', ['alpha/free', 'gamma/starter']],
+    [{ discount_category: 'annual' }, ['alpha/pro']],
+    [{ discount_category: 'annual,volume' }, ['alpha/pro', 'beta/team']],
+    [{ add_on: 'true' }, ['alpha/storage']],
+    [{ add_on: 'false' }, BY_COMPANY.filter((one) => one !== 'alpha/storage')],
+    [{ free_tier: 'true' }, ['alpha/free', 'gamma/starter']],
     [
-      '?free_tier=false',
+      { free_tier: 'false' },
       BY_COMPANY.filter((one) => one !== 'alpha/free' && one !== 'gamma/starter'),
     ],
-    ['?billing=freemium', ['alpha/free']],
-    ['?billing=one_time,annual_recurring_billed_yearly', ['beta/team', 'gamma/scale']],
-    ['?charge_type=flat', ['alpha/free', 'beta/basic', 'gamma/scale', 'gamma/starter']],
-    ['?modality=user_based', ['alpha/pro', 'beta/team']],
-    ['?modality=usage_based', ['alpha/storage']],
-    ['?usage_type=pay_as_you_go', ['alpha/storage']],
-    ['?usage_type=subscription', ['gamma/scale']],
-    ['?price_currency=eur', ['alpha/storage', 'beta/basic', 'beta/team']],
-    ['?min_monthly=10', ['alpha/pro', 'beta/basic', 'beta/team', 'gamma/scale']],
-    ['?max_monthly=0.5', ['alpha/free', 'alpha/storage', 'gamma/starter']],
-    ['?min_monthly=10&max_monthly=12.5', ['alpha/pro', 'beta/basic', 'beta/team']],
-    ['?min_monthly=0', BY_COMPANY.filter((one) => one !== 'alpha.enterprise/enterprise')],
-    ['?min_plans=3', BY_COMPANY.slice(0, 3)],
-    ['?max_plans=1', ['alpha.enterprise/enterprise']],
-    ['?min_plans=2&max_plans=2', BY_COMPANY.slice(4)],
+    [{ billing: 'freemium' }, ['alpha/free']],
+    [{ billing: 'one_time,annual_recurring_billed_yearly' }, ['beta/team', 'gamma/scale']],
+    [{ charge_type: 'flat' }, ['alpha/free', 'beta/basic', 'gamma/scale', 'gamma/starter']],
+    [{ modality: 'user_based' }, ['alpha/pro', 'beta/team']],
+    [{ modality: 'usage_based' }, ['alpha/storage']],
+    [{ usage_type: 'pay_as_you_go' }, ['alpha/storage']],
+    [{ usage_type: 'subscription' }, ['gamma/scale']],
+    [{ price_currency: 'eur' }, ['alpha/storage', 'beta/basic', 'beta/team']],
+    [{ min_monthly: 10 }, ['alpha/pro', 'beta/basic', 'beta/team', 'gamma/scale']],
+    [{ max_monthly: 0.5 }, ['alpha/free', 'alpha/storage', 'gamma/starter']],
+    [{ min_monthly: 10, max_monthly: 12.5 }, ['alpha/pro', 'beta/basic', 'beta/team']],
+    [{ min_monthly: 0 }, BY_COMPANY.filter((one) => one !== 'alpha.enterprise/enterprise')],
+    [{ min_plans: 3 }, BY_COMPANY.slice(0, 3)],
+    [{ max_plans: 1 }, ['alpha.enterprise/enterprise']],
+    [{ min_plans: 2, max_plans: 2 }, BY_COMPANY.slice(4)],
     [
-      '?category=Productivity&free_tier=false&sort=-monthly',
+      { category: 'Productivity', free_tier: 'false', sort: '-monthly' },
       ['alpha/pro', 'alpha/storage', 'alpha.enterprise/enterprise'],
     ],
   ])('filters %s', async (query, expected) => {
@@ -351,45 +332,48 @@ describe('GET /api/plans', () => {
 
   it('holds every charge filter on one and the same charge', async () => {
     // gamma's scale plan has a flat monthly charge of 49 and a one-time setup fee.
-    expect(await found('?billing=one_time&charge_type=setup')).toEqual(['gamma/scale']);
-    expect(await found('?billing=one_time&usage_type=subscription')).toEqual([]);
-    expect(await found('?billing=one_time&max_monthly=1000')).toEqual([]);
-    expect(await found('?charge_type=flat&min_monthly=40')).toEqual(['gamma/scale']);
-    expect(await found('?charge_type=setup&min_monthly=0')).toEqual([]);
+    expect(await found({ billing: 'one_time', charge_type: 'setup' })).toEqual(['gamma/scale']);
+    expect(await found({ billing: 'one_time', usage_type: 'subscription' })).toEqual([]);
+    expect(await found({ billing: 'one_time', max_monthly: 1000 })).toEqual([]);
+    expect(await found({ charge_type: 'flat', min_monthly: 40 })).toEqual(['gamma/scale']);
+    expect(await found({ charge_type: 'setup', min_monthly: 0 })).toEqual([]);
   });
 
   it('pages with the exact total', async () => {
-    const first = await search('?limit=3');
+    const first = await search({ limit: 3 });
     expect(first.body.pagination).toEqual({ total: 8, page: 1, limit: 3, has_more: true });
     expect(first.body.data.map((item) => item.plan.internal_name)).toEqual([
       'free',
       'pro',
       'storage',
     ]);
-    const last = await search('?limit=3&page=3');
+    const last = await search({ limit: 3, page: 3 });
     expect(last.body.pagination).toEqual({ total: 8, page: 3, limit: 3, has_more: false });
     expect(last.body.data.map((item) => `${item.slug}/${item.plan.internal_name}`)).toEqual([
       'gamma/scale',
       'gamma/starter',
     ]);
-    const past = await search('?limit=3&page=4');
+    const past = await search({ limit: 3, page: 4 });
     expect(past.body).toEqual({
       data: [],
       pagination: { total: 8, page: 4, limit: 3, has_more: false },
     });
-    const far = await search(
-      `?limit=100&page=${Number.MAX_SAFE_INTEGER}&min_monthly=${'9'.repeat(40)}`,
+    // Raw: a decimal of 40 digits, which a number would send as 1e+40.
+    const far = await getJson<{ data: unknown[] }>(
+      api,
+      `/api/plans?limit=100&page=${Number.MAX_SAFE_INTEGER}&min_monthly=${'9'.repeat(40)}`,
+      key,
     );
     expect(far.status).toBe(200);
     expect(far.body.data).toEqual([]);
-    const filtered = await search('?charge_type=flat&limit=2&page=2&sort=-monthly');
+    const filtered = await search({ charge_type: 'flat', limit: 2, page: 2, sort: '-monthly' });
     expect(filtered.body.pagination).toEqual({ total: 4, page: 2, limit: 2, has_more: false });
     expect(filtered.body.data.map((item) => item.plan.internal_name)).toEqual(['free', 'starter']);
   });
 
   it('charges one credit', async () => {
     const before = await search();
-    const after = await search('?category=finance');
+    const after = await search({ category: 'finance' });
     expect(Number(after.headers.get('x-credits-remaining'))).toBe(
       Number(before.headers.get('x-credits-remaining')) - 1,
     );
@@ -397,10 +381,10 @@ describe('GET /api/plans', () => {
 
   it('needs the pricing feature', async () => {
     const free = await api.createKey(['read'], 'free');
-    const { status, body } = await getJson<CodedErrorBody>(api, '/api/plans', free);
-    expect(status).toBe(403);
-    expect(body.code).toBe('PLAN_REQUIRED');
-    expect(body.details).toMatchObject({ required_plan: 'pro', current_plan: 'free' });
+    const { error, response } = await api.client(free).GET('/v1/api/plans');
+    expect(response.status).toBe(403);
+    expect(error!.code).toBe('PLAN_REQUIRED');
+    expect(error!.details).toMatchObject({ required_plan: 'pro', current_plan: 'free' });
   });
 
   it('answers 400 INVALID_PARAMETER to an unknown category, with the valid values', async () => {
@@ -464,16 +448,14 @@ describe('GET /api/plans', () => {
   });
 
   it('converts each charge of the plans found, as the pricing route does', async () => {
-    const { body } = await search('?company=alpha.io,gamma.dev&currency=eur');
-    const pricing = await getJson<{ plans: { internal_name: string }[] }>(
-      api,
-      '/api/pricing/alpha?currency=eur',
-      key,
-    );
+    const { body } = await search({ company: 'alpha.io,gamma.dev', currency: 'eur' });
+    const pricing = await api.client(key).GET('/v1/api/pricing/{slug}', {
+      params: { path: { slug: 'alpha' }, query: { currency: 'eur' } },
+    });
     const alphaPro = body.data.find(
       (one) => one.slug === 'alpha' && one.plan.internal_name === 'pro',
     );
-    expect(alphaPro!.plan).toEqual(pricing.body.plans.find((one) => one.internal_name === 'pro'));
+    expect(alphaPro!.plan).toEqual(pricing.data!.plans.find((one) => one.internal_name === 'pro'));
     expect(alphaPro!.plan.charges[0]!.converted).toEqual({
       currency: 'EUR',
       monthly_equivalent: 9.6154,
@@ -487,20 +469,20 @@ describe('GET /api/plans', () => {
       null,
       null,
     ]);
-    const inUsd = await search('?company=alpha.io&currency=USD');
+    const inUsd = await search({ company: 'alpha.io', currency: 'USD' });
     expect(inUsd.body.data[1]!.plan.charges[0]!.converted).toEqual({
       currency: 'USD',
       monthly_equivalent: 12.5,
       rate: 1,
       rate_date: null,
     });
-    const unconverted = await search('?company=alpha.io');
+    const unconverted = await search({ company: 'alpha.io' });
     expect(unconverted.body.data[1]!.plan.charges[0]).not.toHaveProperty('converted');
   });
 
-  it.each([
+  it.each<[PlanSearchQuery, string[]]>([
     [
-      '?currency=usd&sort=monthly',
+      { currency: 'usd', sort: 'monthly' },
       [
         'alpha/free',
         'gamma/starter',
@@ -513,7 +495,7 @@ describe('GET /api/plans', () => {
       ],
     ],
     [
-      '?currency=USD&sort=-monthly',
+      { currency: 'USD', sort: '-monthly' },
       [
         'gamma/scale',
         'beta/basic',
@@ -527,7 +509,7 @@ describe('GET /api/plans', () => {
     ],
     [
       // gamma's charges have no rate into EUR: last with the plan that has no monthly figure.
-      '?currency=EUR&sort=monthly',
+      { currency: 'EUR', sort: 'monthly' },
       [
         'alpha/free',
         'alpha/storage',
@@ -539,20 +521,20 @@ describe('GET /api/plans', () => {
         'gamma/starter',
       ],
     ],
-    ['?currency=USD&min_monthly=12.6', ['beta/basic', 'beta/team', 'gamma/scale']],
-    ['?min_monthly=12.6', ['gamma/scale']],
-    ['?currency=eur&min_monthly=9.6&max_monthly=9.7', ['alpha/pro']],
-    ['?currency=EUR&sort=-company&limit=2', ['gamma/scale', 'gamma/starter']],
+    [{ currency: 'USD', min_monthly: 12.6 }, ['beta/basic', 'beta/team', 'gamma/scale']],
+    [{ min_monthly: 12.6 }, ['gamma/scale']],
+    [{ currency: 'eur', min_monthly: 9.6, max_monthly: 9.7 }, ['alpha/pro']],
+    [{ currency: 'EUR', sort: '-company', limit: 2 }, ['gamma/scale', 'gamma/starter']],
   ])('compares converted figures: %s', async (query, expected) => {
     expect(await found(query)).toEqual(expected);
   });
 
   it('never matches min_monthly or max_monthly with a charge that has no rate', async () => {
     const withinBounds = ['alpha/free', 'alpha/pro', 'alpha/storage', 'beta/basic', 'beta/team'];
-    expect(await found('?currency=EUR&max_monthly=100')).toEqual(withinBounds);
-    expect(await found('?currency=EUR&min_monthly=0')).toEqual(withinBounds);
-    expect(await found('?currency=JPY&min_monthly=0')).toEqual([]);
-    expect((await search('?currency=EUR&max_monthly=100')).body.pagination.total).toBe(5);
+    expect(await found({ currency: 'EUR', max_monthly: 100 })).toEqual(withinBounds);
+    expect(await found({ currency: 'EUR', min_monthly: 0 })).toEqual(withinBounds);
+    expect(await found({ currency: 'JPY', min_monthly: 0 })).toEqual([]);
+    expect((await search({ currency: 'EUR', max_monthly: 100 })).body.pagination.total).toBe(5);
   });
 
   it('answers 400 INVALID_RANGE to a lower bound above the upper one', async () => {
@@ -578,13 +560,13 @@ describe('GET /api/plans', () => {
       ...BY_COMPANY.slice(0, 4),
       ...BY_COMPANY.slice(6),
     ]);
-    expect(await found('?category=finance')).toEqual([]);
+    expect(await found({ category: 'finance' })).toEqual([]);
     // Charge filters within the page filters read the charges' copy of the profile.
-    expect(await found('?category=finance&charge_type=flat')).toEqual([]);
-    expect(await found('?category=sales&employees=1000%2B&charge_type=flat')).toEqual([
+    expect(await found({ category: 'finance', charge_type: 'flat' })).toEqual([]);
+    expect(await found({ category: 'sales', employees: '1000+', charge_type: 'flat' })).toEqual([
       'beta/basic',
     ]);
-    const { body } = await search('?category=sales');
+    const { body } = await search({ category: 'sales' });
     expect(body.data.map((item) => [item.company_name, item.category])).toEqual([
       ['aardvark Beta', 'Sales'],
       ['aardvark Beta', 'Sales'],
@@ -597,21 +579,21 @@ describe('GET /api/plans', () => {
         plans: [plan('scale', [charge({ price: 59, charge_type: 'flat' })])],
       }),
     ]);
-    const { body } = await search('?company=gamma.dev');
+    const { body } = await search({ company: 'gamma.dev' });
     expect(body.data.map((item) => [item.version, item.plan.internal_name])).toEqual([
       ['20250401', 'scale'],
     ]);
-    expect(await found('?max_plans=1')).toEqual(['alpha.enterprise/enterprise', 'gamma/scale']);
+    expect(await found({ max_plans: 1 })).toEqual(['alpha.enterprise/enterprise', 'gamma/scale']);
   });
 
   it('answers the same after the read models are rebuilt from the log', async () => {
     const read = async () => {
       const answers = [];
       for (const query of [
-        '',
-        '?sort=-monthly',
-        '?min_plans=2&charge_type=flat',
-        '?currency=EUR&sort=monthly',
+        {},
+        { sort: '-monthly' },
+        { min_plans: 2, charge_type: 'flat' },
+        { currency: 'EUR', sort: 'monthly' },
       ]) {
         answers.push((await search(query)).body);
       }

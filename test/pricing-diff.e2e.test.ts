@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { operations, PricingClient } from '#app/client';
 import type { PricingRecord } from '#app/contracts';
 import {
   CACHE_CONTROL,
@@ -15,19 +16,12 @@ import { testEnvironment } from './support/test-environment.js';
 const environment = testEnvironment();
 let api: TestApp;
 let key: string;
+let client: PricingClient;
 
 type Plan = PricingRecord['plans'][number];
 type Charge = Plan['charges'][number];
 
-interface DiffBody {
-  slug: string;
-  company_slug: string;
-  page_subslug: string;
-  from: string;
-  to: string;
-  changes: Record<string, unknown>[];
-  count: number;
-}
+type DiffQuery = operations['getPricingDiff']['parameters']['query'];
 
 const perUser = { display_name: 'per user', modality: 'user_based' };
 const MONTHLY = 'monthly_recurring_billed_monthly';
@@ -91,6 +85,7 @@ const APR = records.pricing('delta.io', '', '20250420', 0, {
 beforeAll(async () => {
   api = await startTestApp(environment.config());
   key = await api.createKey(['read'], 'pro');
+  client = api.client(key);
   await ingestAndProject(api, [
     records.company('delta.io'),
     records.company('duo.io'),
@@ -111,17 +106,26 @@ afterAll(async () => {
   await environment.cleanup();
 });
 
-const diff = (query: string, headers: Record<string, string> = {}, slug = 'delta.io') =>
-  getJson<DiffBody>(api, `/api/pricing/${slug}/diff?${query}`, key, headers);
+/**
+ * A valid diff call, typed by the document, with the ETag to revalidate if given. A 304 has no
+ * body: openapi-fetch reads nothing when it says Content-Length: 0, else hands its text as `error`.
+ */
+async function diff(query: DiffQuery, ifNoneMatch?: string, slug = 'delta.io') {
+  const header = ifNoneMatch === undefined ? undefined : { 'If-None-Match': ifNoneMatch };
+  const { data, error, response } = await client.GET('/v1/api/pricing/{slug}/diff', {
+    params: { path: { slug }, query, header },
+  });
+  return { status: response.status, headers: response.headers, body: data!, error };
+}
 
 async function creditsUsed(apiKey: string): Promise<number> {
-  const usage = await getJson<{ credits: { used: number } }>(api, '/api/usage', apiKey);
-  return usage.body.credits.used;
+  const { data } = await api.client(apiKey).GET('/v1/api/usage');
+  return data!.credits.used;
 }
 
 describe('GET /api/pricing/{slug}/diff', () => {
   it('lists the changes between two versions, in order, with old and new values', async () => {
-    const { status, body } = await diff('from=20250105&to=20250310');
+    const { status, body } = await diff({ from: '20250105', to: '20250310' });
     expect(status).toBe(200);
     const monthly = { billing: MONTHLY, display_name: 'Pro monthly' };
     const yearly = { billing: YEARLY, display_name: 'Pro yearly' };
@@ -219,7 +223,7 @@ describe('GET /api/pricing/{slug}/diff', () => {
   });
 
   it('compares with the latest version when to is not given', async () => {
-    const { status, body } = await diff('from=20250310');
+    const { status, body } = await diff({ from: '20250310' });
     expect(status).toBe(200);
     expect(body.to).toBe('20250420');
     expect(body.changes).toEqual([
@@ -251,14 +255,14 @@ describe('GET /api/pricing/{slug}/diff', () => {
         new_value: expect.objectContaining({ price: 200, display_name: 'Team yearly' }) as unknown,
       },
     ]);
-    expect((await diff('from=20250310&to=20250420')).body).toEqual(body);
+    expect((await diff({ from: '20250310', to: '20250420' })).body).toEqual(body);
   });
 
   it('gives no change from a version to itself, and the reverse changes backwards', async () => {
-    const same = await diff('from=20250310&to=20250310');
+    const same = await diff({ from: '20250310', to: '20250310' });
     expect(same.status).toBe(200);
     expect(same.body).toMatchObject({ from: '20250310', to: '20250310', changes: [], count: 0 });
-    const back = await diff('from=20250310&to=20250105');
+    const back = await diff({ from: '20250310', to: '20250105' });
     // Plans in the order of the version compared to (January: free, then pro).
     expect(back.body.changes.map((change) => [change.event_type, change.plan])).toEqual([
       ['plan_added', 'free'],
@@ -272,20 +276,20 @@ describe('GET /api/pricing/{slug}/diff', () => {
   });
 
   it('is cached by the version pair: ETag and 304 when both are given, none without to', async () => {
-    const path = 'from=20250105&to=20250420';
+    const path = { from: '20250105', to: '20250420' };
     const first = await diff(path);
     expect(first.status).toBe(200);
     const etag = first.headers.get('etag');
     expect(etag).toMatch(/^".+"$/);
     expect(first.headers.get('cache-control')).toMatch(CACHE_CONTROL);
     const before = await creditsUsed(key);
-    const again = await diff(path, { 'if-none-match': etag! });
+    const again = await diff(path, etag!);
     expect(again.status).toBe(304);
-    expect(again.text).toBe('');
+    expect(again.error ?? '').toBe('');
     expect(await creditsUsed(key)).toBe(before);
-    const other = await diff('from=20250105&to=20250310');
+    const other = await diff({ from: '20250105', to: '20250310' });
     expect(other.headers.get('etag')).not.toBe(etag);
-    const latest = await diff('from=20250105', { 'if-none-match': '*' });
+    const latest = await diff({ from: '20250105' }, '*');
     expect(latest.status).toBe(200);
     expect(latest.headers.get('etag')).toBeNull();
     expect(latest.body).toEqual(first.body);
@@ -303,7 +307,8 @@ describe('GET /api/pricing/{slug}/diff', () => {
   });
 
   it('answers 400 for a missing or malformed version, as GET /api/pricing does', async () => {
-    const missing = await diff('to=20250310');
+    // Raw: the document makes from required.
+    const missing = await getJson(api, '/api/pricing/delta.io/diff?to=20250310', key);
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({
       code: 'INVALID_PARAMETER',
@@ -344,10 +349,10 @@ describe('GET /api/pricing/{slug}/diff', () => {
 
   it('answers an unknown slug and an ambiguous company as GET /api/pricing does', async () => {
     for (const slug of ['nowhere.io', 'delta.missing', 'duo.io']) {
-      const answer = await diff('from=20250105', {}, slug);
-      const pricing = await getJson(api, `/api/pricing/${slug}`, key);
-      expect(answer.status, slug).toBe(pricing.status);
-      expect(answer.body, slug).toEqual(pricing.body);
+      const answer = await diff({ from: '20250105' }, undefined, slug);
+      const pricing = await client.GET('/v1/api/pricing/{slug}', { params: { path: { slug } } });
+      expect(answer.status, slug).toBe(pricing.response.status);
+      expect(answer.error, slug).toEqual(pricing.error);
     }
   });
 

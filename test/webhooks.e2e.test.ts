@@ -1,12 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { components } from '#app/client';
 import { WEBHOOK_QUEUE } from '#app/contracts';
 import { PricingChangeReader } from '#app/persistence';
 import type { WebhookJobData, WebhookJobResult } from '#app/webhooks';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJson, ingestAndProject, type JsonResponse } from './support/catalogue-fixture.js';
+import { ingestAndProject } from './support/catalogue-fixture.js';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
@@ -99,30 +100,33 @@ const brief = (change: DeliveryBody['changes'][number]) => [
   change.event_type,
 ];
 
-interface WebhookBody {
-  id: string;
-  url: string;
-  event_types: string[] | null;
-  companies: string[] | null;
-  created_at: string;
-  secret?: string;
+type WebhookBody = components['schemas']['CreatedWebhook'];
+
+/** A valid registration, typed by the document. */
+async function register(body: components['schemas']['RegisterWebhookRequest'], apiKey = key) {
+  const { data, error, response } = await api.client(apiKey).POST('/v1/api/webhooks', { body });
+  return { status: response.status, headers: response.headers, body: data!, error };
 }
 
-const register = (body: unknown, apiKey = key) =>
+/** Raw: a registration the document refuses (a bad URL, an unknown field...). */
+const registerRaw = (body: unknown) =>
   api.request('/api/webhooks', {
     method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
 
-const remove = (id: string, apiKey = key) =>
-  api.request(`/api/webhooks/${id}`, {
-    method: 'DELETE',
-    headers: { authorization: `Bearer ${apiKey}` },
+async function remove(id: string, apiKey = key) {
+  const { error, response } = await api.client(apiKey).DELETE('/v1/api/webhooks/{id}', {
+    params: { path: { id } },
   });
+  return { status: response.status, headers: response.headers, error };
+}
 
-const list = (apiKey = key): Promise<JsonResponse<{ webhooks: WebhookBody[] }>> =>
-  getJson(api, '/api/webhooks', apiKey);
+async function list(apiKey = key) {
+  const { data, response } = await api.client(apiKey).GET('/v1/api/webhooks');
+  return { status: response.status, headers: response.headers, body: data! };
+}
 
 beforeAll(async () => {
   api = await startTestApp(
@@ -155,7 +159,7 @@ describe('webhook registration', () => {
     });
     expect(created.status).toBe(201);
     const credits = Number(created.headers.get('x-credits-remaining'));
-    const webhook = (await created.json()) as WebhookBody;
+    const webhook = created.body;
     expect(webhook).toMatchObject({
       url: 'https://hooks.example.com/pricing?token=abc',
       event_types: ['price_increased', 'plan_added'],
@@ -181,7 +185,7 @@ describe('webhook registration', () => {
     expect((await list()).body.webhooks.map((each) => each.id)).not.toContain(webhook.id);
     const again = await remove(webhook.id);
     expect(again.status).toBe(404);
-    expect(await again.json()).toEqual({
+    expect(again.error).toEqual({
       error: 'Not Found',
       message: `No webhook ${webhook.id}`,
       details: { id: webhook.id },
@@ -192,7 +196,7 @@ describe('webhook registration', () => {
     const pro = await api.createKey(['read'], 'pro');
     const response = await register({ url: 'https://hooks.example.com/x' }, pro);
     expect(response.status).toBe(403);
-    expect(await response.json()).toMatchObject({
+    expect(response.error).toMatchObject({
       error: 'Forbidden',
       details: { required_plan: 'enterprise', current_plan: 'pro' },
     });
@@ -211,7 +215,7 @@ describe('webhook registration', () => {
     ];
     const before = (await list()).headers.get('x-credits-remaining');
     for (const body of bad) {
-      const response = await register(body);
+      const response = await registerRaw(body);
       expect(response.status, JSON.stringify(body)).toBe(400);
       const error = (await response.json()) as { error: string; message: string };
       expect(error.error).toBe('Bad Request');
@@ -226,11 +230,11 @@ describe('webhook registration', () => {
     for (let index = 0; index < 20; index += 1) {
       const created = await register({ url: `https://hooks.example.com/${index}` }, own);
       expect(created.status).toBe(201);
-      ids.push(((await created.json()) as WebhookBody).id);
+      ids.push(created.body.id);
     }
     const refused = await register({ url: 'https://hooks.example.com/21' }, own);
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toMatchObject({ details: { limit: 20 } });
+    expect(refused.error).toMatchObject({ details: { limit: 20 } });
     // Gone before the deliveries below: each would wait out WEBHOOK_TIMEOUT_MS on a host that
     // does not answer, and hold up the worker's deliveries.
     for (const id of ids) await remove(id, own);
@@ -245,9 +249,8 @@ describe('webhook registration', () => {
     );
     const created: string[] = [];
     for (const answer of answers) {
-      const body = (await answer.json()) as WebhookBody & { details?: { limit: number } };
-      if (answer.status === 201) created.push(body.id);
-      else expect([answer.status, body.details]).toEqual([400, { limit: 20 }]);
+      if (answer.status === 201) created.push(answer.body.id);
+      else expect([answer.status, answer.error?.details]).toEqual([400, { limit: 20 }]);
     }
     expect(created).toHaveLength(20);
     for (const id of created) await remove(id, own);
@@ -330,8 +333,8 @@ describe('deliveries', () => {
   // 3 answers of 503, then a connection cut: four failed attempts before the first success.
   const receiver = new Receiver(4);
   let base: string;
-  let all: WebhookBody & { secret: string };
-  let priceOnly: WebhookBody & { secret: string };
+  let all: WebhookBody;
+  let priceOnly: WebhookBody;
 
   beforeAll(async () => {
     base = await receiver.start();
@@ -340,11 +343,9 @@ describe('deliveries', () => {
       records.scrape('alpha.io', '', '20250105'),
       records.pricing('alpha.io', '', '20250105', 10),
     ]);
-    all = (await (await register({ url: `${base}/all` })).json()) as typeof all;
-    priceOnly = (await (
-      await register({ url: `${base}/prices`, event_types: ['price_increased'] })
-    ).json()) as typeof priceOnly;
-    const deleted = (await (await register({ url: `${base}/deleted` })).json()) as WebhookBody;
+    all = (await register({ url: `${base}/all` })).body;
+    priceOnly = (await register({ url: `${base}/prices`, event_types: ['price_increased'] })).body;
+    const deleted = (await register({ url: `${base}/deleted` })).body;
     expect((await remove(deleted.id)).status).toBe(204);
 
     await ingestAndProject(api, [
@@ -380,8 +381,8 @@ describe('deliveries', () => {
     expect(first).toMatchObject({ type: 'pricing.changes', webhook_id: all.id });
 
     // The same changes, field for field, as the change feed lists them.
-    const feed = await getJson<{ changes: unknown[] }>(api, '/api/changes', key);
-    expect(feed.body.changes.slice(-3)).toEqual([...first!.changes, ...second!.changes]);
+    const feed = await api.client(key).GET('/v1/api/changes');
+    expect(feed.data!.changes.slice(-3)).toEqual([...first!.changes, ...second!.changes]);
   });
 
   it('signs every delivery with its own secret and a fresh timestamp', () => {
@@ -474,7 +475,7 @@ describe('a webhook deleted while its delivery is being retried', () => {
 
   it('drops the delivery at its next attempt, sending nothing more', async () => {
     const base = await receiver.start();
-    const doomed = (await (await register({ url: `${base}/doomed` })).json()) as WebhookBody;
+    const doomed = (await register({ url: `${base}/doomed` })).body;
     await ingestAndProject(api, [
       records.scrape('beta.io', '', '20250301'),
       records.pricing('beta.io', '', '20250301', 25),

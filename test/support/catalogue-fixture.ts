@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { components } from '#app/client';
 import type { IngestRecord } from '#app/contracts';
 import { compositePageSlug } from '#app/domain';
 import { ExchangeRateReader, TransactionRunner } from '#app/persistence';
@@ -78,29 +79,35 @@ function probeKey(api: TestApp): Promise<string> {
 }
 
 async function isVisible(api: TestApp, key: string, record: IngestRecord): Promise<boolean> {
-  const get = async (path: string) => {
-    const response = await api.request(path, { headers: { authorization: `Bearer ${key}` } });
-    return response.status === 200 ? ((await response.json()) as Record<string, unknown>) : null;
-  };
+  const client = api.client(key);
   switch (record.type) {
-    case 'company':
-      return (await get(`/api/companies/${record.slug}`))?.name === record.name;
+    case 'company': {
+      const { data } = await client.GET('/v1/api/companies/{slug}', {
+        params: { path: { slug: record.slug } },
+      });
+      return data?.name === record.name;
+    }
     case 'page': {
-      const company = await get(`/api/companies/${record.company_slug}?include=pages`);
-      const pages = (company?.pages ?? []) as { page_slug: string }[];
-      return pages.some((page) => page.page_slug === record.page_slug);
+      const { data } = await client.GET('/v1/api/companies/{slug}', {
+        params: { path: { slug: record.company_slug }, query: { include: 'pages' } },
+      });
+      return (data?.pages ?? []).some((page) => page.page_slug === record.page_slug);
     }
     case 'scrape': {
       const slug = compositePageSlug(record.company_slug, record.page_slug);
-      const body = await get(`/api/files/${slug}/version/${record.version}`);
-      const files = (body?.files ?? []) as { scraper: string; page_url: string }[];
-      return files.some(
+      const { data } = await client.GET('/v1/api/files/{slug}/version/{version}', {
+        params: { path: { slug, version: record.version } },
+      });
+      return (data?.files ?? []).some(
         (file) => file.scraper === record.scraper && file.page_url === record.page_url,
       );
     }
     case 'pricing': {
       const slug = compositePageSlug(record.company_slug, record.page_slug);
-      return (await get(`/api/pricing/${slug}?version=${record.version}`)) !== null;
+      const { data } = await client.GET('/v1/api/pricing/{slug}', {
+        params: { path: { slug }, query: { version: record.version } },
+      });
+      return data !== undefined;
     }
     case 'exchange_rate': {
       // No route serves the rates themselves: their reader does, to the routes that convert.
@@ -163,6 +170,20 @@ export interface GeneralErrorBody {
   error: string;
   message: string;
   details?: Record<string, unknown>;
+}
+
+/**
+ * The `error` of a typed call whose status the test has checked (a 4xx other than 429), as the
+ * general shape: openapi-fetch types `error` as any error answer of the route (a 429's too),
+ * and the response check has already held the body to the schema of its status.
+ */
+export function generalError(
+  error: { error: string } | undefined,
+): components['schemas']['GeneralError'] {
+  if (error === undefined || 'retry_after' in error) {
+    throw new Error(`not an error in the general shape: ${JSON.stringify(error)}`);
+  }
+  return error as components['schemas']['GeneralError'];
 }
 
 /** `{error, code, details?}`: files and pricing routes. */

@@ -1016,7 +1016,7 @@ export interface components {
              *       "ingest"
              *     ]
              */
-            scopes: ("read" | "ingest")[];
+            scopes?: ("read" | "ingest")[];
             /**
              * Format: date-time
              * @description ISO 8601 time in the future; null or absent for a key that never expires
