@@ -248,8 +248,9 @@ describe('the explorer at /explorer', () => {
     await page.getByRole('button', { name: /^20250420/ }).click();
     const screenshot = page.getByRole('img', { name: /^Screenshot of / });
     await screenshot.waitFor();
-    await expect(inPage(page, "document.querySelector('#files img').naturalWidth")).resolves.toBe(
-      1,
+    // Shown, not merely placed: the routed PNG (one pixel wide) has loaded.
+    await page.waitForFunction(
+      "(image => image !== null && image.complete && image.naturalWidth === 1)(document.querySelector('#files img'))",
     );
     await expect(page.getByRole('link', { name: 'Markdown' }).getAttribute('href')).resolves.toBe(
       'https://cdn.example.com/lumen.io/20250420/page.md',

@@ -13,13 +13,17 @@ import {
   stopApiProcess,
   type ApiProcess,
 } from './support/api-process.js';
+import { getJson, ingestAndProject } from './support/catalogue-fixture.js';
+import { callTool, MCP_CATALOGUE, textOf, TOOL_CALLS } from './support/mcp-tool-calls.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
 /*
  * `npm run --silent mcp` as a desktop assistant starts it: the built stdio server
  * (node dist/apps/api/src/mcp/stdio.js, what the script runs) against a real API process. Its
  * stdout carries JSON-RPC only, its tools are charged as their REST calls, and no key shows in
- * the output of either process, /mcp's over HTTP included.
+ * the output of either process, /mcp's over HTTP included. Then each tool over stdio, on a
+ * catalogue.
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -55,11 +59,6 @@ const creditsUsed = async () => {
   });
   return ((await response.json()) as { credits: { used: number } }).credits.used;
 };
-
-function textOf(result: CallToolResult): string {
-  const [first] = result.content;
-  return first?.type === 'text' ? first.text : '';
-}
 
 describe('the stdio server', () => {
   it('speaks only JSON-RPC on stdout, and its tools answer and are charged as REST calls', async () => {
@@ -146,5 +145,60 @@ describe('the stdio server', () => {
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/PRICING_API_KEY: an API key is required/);
+  });
+});
+
+describe('each tool over stdio', () => {
+  const catalogueEnvironment = testEnvironment();
+  let app: TestApp;
+  let appKey: string;
+  let stdio: Client;
+
+  beforeAll(async () => {
+    app = await startTestApp(catalogueEnvironment.config());
+    appKey = await app.createKey(['read'], 'enterprise');
+    await ingestAndProject(app, MCP_CATALOGUE);
+    stdio = new Client({ name: 'mcp-stdio-tools-test', version: '1.0.0' });
+    await stdio.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [STDIO_ENTRY],
+        cwd: ROOT,
+        env: {
+          PRICING_API_URL: app.baseUrl,
+          PRICING_API_KEY: appKey,
+          PATH: process.env.PATH ?? '',
+        },
+        stderr: 'ignore',
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await stdio?.close();
+    await app?.close();
+    await catalogueEnvironment.cleanup();
+  });
+
+  const used = async () =>
+    (await getJson<{ credits: { used: number } }>(app, '/api/usage', appKey)).body.credits.used;
+
+  it.each(TOOL_CALLS)('%s %j answers as GET %s, charged as it', async (name, args, path) => {
+    const before = await used();
+    const result = await callTool(stdio, name, args);
+    expect(result.isError ?? false, textOf(result)).toBe(false);
+    expect(await used()).toBe(before + 1);
+    const rest = await getJson(app, path, appKey);
+    expect(rest.status).toBe(200);
+    expect(result.structuredContent).toEqual(rest.body);
+    expect(JSON.parse(textOf(result))).toEqual(rest.body);
+  });
+
+  it('a bad slug is a tool error led by the REST code, and costs nothing', async () => {
+    const before = await used();
+    const result = await callTool(stdio, 'diff_pricing', { slug: 'alpha.i', from: '20250105' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^NOT_FOUND: /);
+    expect(await used()).toBe(before);
   });
 });

@@ -1,10 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, ingestAndProject, type GeneralErrorBody } from './support/catalogue-fixture.js';
 import { pastBurstLimit } from './support/past-burst-limit.js';
-import { records } from './support/records.js';
+import { callTool, MCP_CATALOGUE, textOf, TOOL_CALLS } from './support/mcp-tool-calls.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
@@ -46,51 +45,11 @@ async function connect(headers: Record<string, string>): Promise<Client> {
 const creditsUsed = async () =>
   (await getJson<{ credits: { used: number } }>(api, '/api/usage', key)).body.credits.used;
 
-/**
- * A tool call; a burst refusal of its REST call (which refused tool calls and the usage reads
- * count against) is waited out and the call made again, as pastBurstLimit does for requests.
- */
-async function callTool(
-  name: string,
-  args: Record<string, unknown>,
-  mcp = client,
-): Promise<CallToolResult> {
-  for (;;) {
-    const result = (await mcp.callTool({ name, arguments: args })) as CallToolResult;
-    const resetAt = (result.structuredContent?.details as { reset_at?: string } | undefined)
-      ?.reset_at;
-    const waitMs = Date.parse(resetAt ?? '') - Date.now();
-    if (!result.isError || !(waitMs <= 1_000)) return result;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(waitMs, 0) + 5));
-  }
-}
-
-function textOf(result: CallToolResult): string {
-  const [first] = result.content;
-  if (first?.type !== 'text') throw new Error(`no text content: ${JSON.stringify(result)}`);
-  return first.text;
-}
-
 beforeAll(async () => {
   api = await startTestApp(environment.config());
   mcpUrl = new URL('/mcp', api.baseUrl);
   key = await api.createKey(['read'], 'enterprise');
-  await ingestAndProject(api, [
-    records.company('alpha.io', { name: 'Alpha', category: 'Communication' }),
-    records.company('beta.io', { name: 'Beta', category: 'Communication' }),
-    records.company('gamma.io', { name: 'Gamma', category: 'Communication' }),
-    records.page('alpha.io'),
-    records.page('beta.io'),
-    records.page('gamma.io'),
-    records.scrape('alpha.io', '', '20250105'),
-    records.scrape('alpha.io', '', '20250301'),
-    records.scrape('beta.io', '', '20250110'),
-    records.scrape('gamma.io', '', '20250105'),
-    records.pricing('alpha.io', '', '20250105', 10),
-    records.pricing('alpha.io', '', '20250301', 12),
-    records.pricing('beta.io', '', '20250110', 20),
-    records.pricing('gamma.io', '', '20250105', 30),
-  ]);
+  await ingestAndProject(api, MCP_CATALOGUE);
   client = await connect({ authorization: `Bearer ${key}` });
 });
 
@@ -140,50 +99,9 @@ describe('tools/list', () => {
 });
 
 describe('tools/call answers the REST body and is charged as the REST call', () => {
-  const cases: [string, Record<string, unknown>, string][] = [
-    [
-      'search_companies',
-      { category: 'communication', limit: 2 },
-      '/api/companies?category=communication&limit=2',
-    ],
-    [
-      'get_company',
-      { slug: 'alpha.io', include: 'pages' },
-      '/api/companies/alpha.io?include=pages',
-    ],
-    ['get_pricing', { slug: 'alpha', as_of: '20250201' }, '/api/pricing/alpha?as_of=20250201'],
-    [
-      'diff_pricing',
-      { slug: 'alpha.io', from: '20250105', to: '20250301' },
-      '/api/pricing/alpha.io/diff?from=20250105&to=20250301',
-    ],
-    ['list_changes', { company: 'alpha.io', limit: 10 }, '/api/changes?company=alpha.io&limit=10'],
-    [
-      'search_plans',
-      { max_monthly: 15, sort: '-monthly' },
-      '/api/plans?max_monthly=15&sort=-monthly',
-    ],
-    [
-      'pricing_series',
-      { slug: 'alpha.io', from: '20250101', to: '20250401', step: 'month' },
-      '/api/pricing/alpha.io/series?from=20250101&to=20250401&step=month',
-    ],
-    [
-      'price_benchmarks',
-      { category: 'communication', as_of: '20250401', company: 'alpha.io' },
-      '/api/benchmarks?category=communication&as_of=20250401&company=alpha.io',
-    ],
-    [
-      'get_files',
-      { slug: 'alpha.io', version: '20250301' },
-      '/api/files/alpha.io/version/20250301',
-    ],
-    ['get_files', { slug: 'alpha.io', period: '2025Q1' }, '/api/files/alpha.io/period/2025Q1'],
-  ];
-
-  it.each(cases)('%s %j is GET %s', async (name, args, path) => {
+  it.each(TOOL_CALLS)('%s %j is GET %s', async (name, args, path) => {
     const before = await creditsUsed();
-    const result = await callTool(name, args);
+    const result = await callTool(client, name, args);
     expect(result.isError ?? false, textOf(result)).toBe(false);
     expect(await creditsUsed()).toBe(before + 1);
 
@@ -195,11 +113,12 @@ describe('tools/call answers the REST body and is charged as the REST call', () 
   });
 
   it('a known answer: the pricing in force on a date, and the change between two versions', async () => {
-    const pricing = (await callTool('get_pricing', { slug: 'alpha.io', as_of: '20250401' }))
+    const pricing = (await callTool(client, 'get_pricing', { slug: 'alpha.io', as_of: '20250401' }))
       .structuredContent as { version: string; plans: { charges: { price: number }[] }[] };
     expect(pricing.version).toBe('20250301');
     expect(pricing.plans[0]?.charges[0]?.price).toBe(12);
-    const companies = (await callTool('search_companies', { search: 'a' })).structuredContent as {
+    const companies = (await callTool(client, 'search_companies', { search: 'a' }))
+      .structuredContent as {
       data: { slug: string }[];
     };
     expect(companies.data.map((company) => company.slug)).toEqual([
@@ -241,14 +160,14 @@ describe('refusals are tool errors that start with the REST code, and are not ch
 
   it.each(refusals)('%s %j', async (name, args, lead) => {
     const before = await creditsUsed();
-    const result = await callTool(name, args);
+    const result = await callTool(client, name, args);
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(lead);
     expect(await creditsUsed()).toBe(before);
   });
 
   it('carries the REST details: the suggestion for an unknown slug', async () => {
-    const result = await callTool('get_company', { slug: 'alpha.i' });
+    const result = await callTool(client, 'get_company', { slug: 'alpha.i' });
     expect(textOf(result)).toMatch(/^Not Found: .+\n\{.*"suggestion"/s);
     expect(result.structuredContent).toMatchObject({
       error: 'Not Found',
@@ -261,7 +180,7 @@ describe('refusals are tool errors that start with the REST code, and are not ch
       authorization: `Bearer ${await api.createKey(['read'], 'free')}`,
     });
     try {
-      const result = await callTool('get_pricing', { slug: 'alpha.io' }, free);
+      const result = await callTool(free, 'get_pricing', { slug: 'alpha.io' });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/^PLAN_REQUIRED: /);
     } finally {

@@ -76,16 +76,16 @@ const get = (path: string, key: string) =>
   api.request(path, { headers: { authorization: `Bearer ${key}` } });
 
 beforeAll(async () => {
-  api = await startTestApp(environment.config());
-  origin = new URL(api.baseUrl).origin;
   // Count every request this file sends, the test app's own (batch status polls) included.
-  const request = api.request.bind(api);
-  api.request = async (path, init) => {
-    const response = await request(path, init);
-    const key = `${templateOf(path)} ${init?.method ?? 'GET'} ${response.status}`;
-    tally.set(key, (tally.get(key) ?? 0) + 1);
-    return response;
-  };
+  api = await startTestApp(environment.config(), {
+    onAnswer(request, response) {
+      const url = new URL(request.url);
+      const path = `${url.pathname.slice('/v1'.length)}${url.search}`;
+      const key = `${templateOf(path)} ${request.method} ${response.status}`;
+      tally.set(key, (tally.get(key) ?? 0) + 1);
+    },
+  });
+  origin = new URL(api.baseUrl).origin;
 });
 
 afterAll(async () => {

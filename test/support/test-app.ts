@@ -42,7 +42,13 @@ export async function startTestApp(
   {
     withWorker = true,
     waitOutBursts = true,
-  }: { withWorker?: boolean; waitOutBursts?: boolean } = {},
+    onAnswer,
+  }: {
+    withWorker?: boolean;
+    waitOutBursts?: boolean;
+    /** Sees every answer to a request of `request`, `client` or the app's own helpers. */
+    onAnswer?: (request: Request, response: Response) => void;
+  } = {},
 ): Promise<TestApp> {
   const app = await createHttpApp(config, {
     extraModules: withWorker ? [WorkerModule] : [],
@@ -59,6 +65,7 @@ export async function startTestApp(
     const send = async () => {
       const response = await fetch(request.clone());
       await validator.check(request.method, request.url, response);
+      onAnswer?.(request, response);
       return response;
     };
     return waitOutBursts ? pastBurstLimit(send) : send();

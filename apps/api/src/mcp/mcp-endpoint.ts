@@ -1,7 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPricingClient } from '#app/client';
-import { createPricingMcpServer } from '#app/mcp';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { presentedApiKey } from '../auth/presented-key.js';
 import { RequestAdmission } from '../auth/request-admission.js';
@@ -20,6 +18,25 @@ const MCP_BODY_LIMIT_BYTES = 64 * 1024;
  * the path: the host is never resolved.
  */
 const IN_PROCESS_API_URL = 'http://in-process/v1';
+
+/**
+ * The MCP SDK and the tools (some 8 MB of heap) are loaded by the first /mcp request rather
+ * than by every API process at start: most processes never serve one, and an API process's
+ * heap is its budget for answers (an export streams through 64 MB).
+ */
+let mcpModules:
+  | Promise<
+      [
+        typeof import('#app/mcp'),
+        typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+      ]
+    >
+  | undefined;
+const loadMcpModules = () =>
+  (mcpModules ??= Promise.all([
+    import('#app/mcp'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+  ]));
 
 /**
  * The MCP server over streamable HTTP at POST /mcp, stateless: each request gets its own server
@@ -77,6 +94,8 @@ async function answerMcpRequest(
     apiKey: presentedApiKey(request),
     fetch: injectedFetch(fastify, request),
   });
+  const [{ createPricingMcpServer }, { WebStandardStreamableHTTPServerTransport }] =
+    await loadMcpModules();
   const server = createPricingMcpServer(client);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

@@ -1,0 +1,86 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { records } from './records.js';
+
+/*
+ * What the MCP tests of both transports share: a small catalogue, one call of each tool with
+ * the REST request it stands for, and the patience with burst refusals a client needs.
+ */
+
+/** Three companies, one with two pricing versions: enough for every tool to answer. */
+export const MCP_CATALOGUE = [
+  records.company('alpha.io', { name: 'Alpha', category: 'Communication' }),
+  records.company('beta.io', { name: 'Beta', category: 'Communication' }),
+  records.company('gamma.io', { name: 'Gamma', category: 'Communication' }),
+  records.page('alpha.io'),
+  records.page('beta.io'),
+  records.page('gamma.io'),
+  records.scrape('alpha.io', '', '20250105'),
+  records.scrape('alpha.io', '', '20250301'),
+  records.scrape('beta.io', '', '20250110'),
+  records.scrape('gamma.io', '', '20250105'),
+  records.pricing('alpha.io', '', '20250105', 10),
+  records.pricing('alpha.io', '', '20250301', 12),
+  records.pricing('beta.io', '', '20250110', 20),
+  records.pricing('gamma.io', '', '20250105', 30),
+];
+
+/** Each tool once (get_files both ways), with the path after /v1 of the REST call it makes. */
+export const TOOL_CALLS: [name: string, args: Record<string, unknown>, restPath: string][] = [
+  [
+    'search_companies',
+    { category: 'communication', limit: 2 },
+    '/api/companies?category=communication&limit=2',
+  ],
+  ['get_company', { slug: 'alpha.io', include: 'pages' }, '/api/companies/alpha.io?include=pages'],
+  ['get_pricing', { slug: 'alpha', as_of: '20250201' }, '/api/pricing/alpha?as_of=20250201'],
+  [
+    'diff_pricing',
+    { slug: 'alpha.io', from: '20250105', to: '20250301' },
+    '/api/pricing/alpha.io/diff?from=20250105&to=20250301',
+  ],
+  ['list_changes', { company: 'alpha.io', limit: 10 }, '/api/changes?company=alpha.io&limit=10'],
+  [
+    'search_plans',
+    { max_monthly: 15, sort: '-monthly' },
+    '/api/plans?max_monthly=15&sort=-monthly',
+  ],
+  [
+    'pricing_series',
+    { slug: 'alpha.io', from: '20250101', to: '20250401', step: 'month' },
+    '/api/pricing/alpha.io/series?from=20250101&to=20250401&step=month',
+  ],
+  [
+    'price_benchmarks',
+    { category: 'communication', as_of: '20250401', company: 'alpha.io' },
+    '/api/benchmarks?category=communication&as_of=20250401&company=alpha.io',
+  ],
+  ['get_files', { slug: 'alpha.io', version: '20250301' }, '/api/files/alpha.io/version/20250301'],
+  ['get_files', { slug: 'alpha.io', period: '2025Q1' }, '/api/files/alpha.io/period/2025Q1'],
+];
+
+/**
+ * A tool call; a burst refusal of its REST call (which refused tool calls and the usage reads
+ * count against) is waited out and the call made again, as pastBurstLimit does for requests.
+ */
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  for (;;) {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    const resetAt = (result.structuredContent?.details as { reset_at?: string } | undefined)
+      ?.reset_at;
+    const waitMs = Date.parse(resetAt ?? '') - Date.now();
+    if (!result.isError || !(waitMs <= 1_000)) return result;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(waitMs, 0) + 5));
+  }
+}
+
+/** The text content of a tool result. */
+export function textOf(result: CallToolResult): string {
+  const [first] = result.content;
+  if (first?.type !== 'text') throw new Error(`no text content: ${JSON.stringify(result)}`);
+  return first.text;
+}
