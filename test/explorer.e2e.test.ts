@@ -107,7 +107,10 @@ async function explorerTab(width = 1280) {
 }
 
 async function useKey(page: Page, apiKey: string): Promise<void> {
-  await page.getByLabel(/^API key/).fill(apiKey);
+  const field = page.getByLabel(/^API key/);
+  // A password field: the key is not shown on screen.
+  await expect(field.getAttribute('type')).resolves.toBe('password');
+  await field.fill(apiKey);
   await page.getByRole('button', { name: 'Use key' }).click();
 }
 
