@@ -734,15 +734,17 @@ describe('the key cache', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Low limits: their own app, Redis namespace (QUEUE_PREFIX) and database.
+// The burst and failed-authentication limits at their defaults: an app of their own, Redis
+// namespace (QUEUE_PREFIX) and database, whose test client does not wait out a burst refusal.
 
-describe('with a burst limit of 5 a second and 3 failed authentications a minute', () => {
+describe('the burst limit and the failed-authentication limit, at their defaults', () => {
   const strict = testEnvironment({
-    BURST_LIMIT_PER_SECOND: '5',
-    AUTH_FAILURES_PER_MINUTE: '3',
     // Believe the test's X-Forwarded-For, so that each test fails from an address of its own.
     TRUST_PROXY: '127.0.0.1',
   });
+  const { burstPerSecond: BURST, authFailuresPerMinute: FAILURES } = strict.config().limits;
+  /** Uncharged requests fired at once: twice what the bucket holds, so some must be refused. */
+  const FLOOD = 2 * BURST;
   let limited: TestApp;
 
   beforeAll(async () => {
@@ -766,21 +768,21 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
   function expectBurstRefusal(response: JsonResponse<RefusalBody>) {
     expect(response.body).toMatchObject({
       error: 'Rate limit exceeded',
-      message: expect.stringContaining('5 requests a second'),
-      details: { limit: 5, remaining: 0 },
+      message: expect.stringContaining(`${BURST} requests a second`),
+      details: { limit: BURST, remaining: 0 },
     });
     expect(response.body.details.reset_at).toMatch(ISO_TIMESTAMP);
     expectRetryAfter(response);
   }
 
   /**
-   * Requests fired at once: at least the burst (5) got `status`, all others a burst refusal in
+   * Requests fired at once: at least the burst got `status`, all others a burst refusal in
    * its documented body, and at least one was refused.
    */
   function expectBurstBounded(answers: JsonResponse<RefusalBody>[], status: number) {
     const admitted = answers.filter((response) => response.status === status).length;
     const refused = answers.filter((response) => response.status === 429);
-    expect(admitted).toBeGreaterThanOrEqual(5);
+    expect(admitted).toBeGreaterThanOrEqual(BURST);
     expect(refused.length).toBe(answers.length - admitted);
     expect(refused.length).toBeGreaterThan(0);
     for (const response of refused) expectBurstRefusal(response);
@@ -795,27 +797,27 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
     });
 
   describe('the burst limit', () => {
-    it('bounds uncharged requests: 15 at once to /api/usage meet some 429s', async () => {
+    it('bounds uncharged requests: twice the burst at once to /api/usage meet some 429s', async () => {
       const key = await limited.createKey(['read']);
-      const { refused } = expectBurstBounded(await burst('/api/usage', key, 15), 200);
+      const { refused } = expectBurstBounded(await burst('/api/usage', key, FLOOD), 200);
       // A refusal of a valid key still tells its counters (the default enterprise plan).
       for (const response of refused)
         expect(response.headers.get('x-ratelimit-limit')).toBe('10000');
-      expect((await settledUsage(key)).burst).toEqual({ limit_per_second: 5 });
+      expect((await settledUsage(key)).burst).toEqual({ limit_per_second: BURST });
     });
 
-    it('never bounds charged answers: 30 at once are all answered 200 and charged', async () => {
+    it('never bounds charged answers: twice the burst at once are all answered 200 and charged', async () => {
       const key = await limited.createKey(['read']);
-      const answers = await burst(ROUTES.companies, key, 30);
-      expect(answers.map((response) => response.status)).toEqual(Array(30).fill(200));
+      const answers = await burst(ROUTES.companies, key, FLOOD);
+      expect(answers.map((response) => response.status)).toEqual(Array(FLOOD).fill(200));
       const usage = await settledUsage(key);
-      expect(usage.hourly.used).toBe(30);
-      expect(usage.credits.used).toBe(30);
+      expect(usage.hourly.used).toBe(FLOOD);
+      expect(usage.credits.used).toBe(FLOOD);
     });
 
     it('bounds a flood of uncharged 404s from one key, which costs the key nothing', async () => {
       const key = await limited.createKey(['read']);
-      expectBurstBounded(await burst('/api/companies/no-such-company', key, 15), 404);
+      expectBurstBounded(await burst('/api/companies/no-such-company', key, FLOOD), 404);
       const usage = await settledUsage(key);
       expect(usage.hourly.used).toBe(0);
       expect(usage.credits.used).toBe(0);
@@ -824,11 +826,11 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
     it("still answers a key's charged reads while its uncharged ones are refused", async () => {
       const key = await limited.createKey(['read']);
       const [notFound, found] = await Promise.all([
-        burst('/api/companies/no-such-company', key, 15),
-        burst(ROUTES.companies, key, 15),
+        burst('/api/companies/no-such-company', key, FLOOD),
+        burst(ROUTES.companies, key, FLOOD),
       ]);
       expectBurstBounded(notFound, 404);
-      expect(found.map((response) => response.status)).toEqual(Array(15).fill(200));
+      expect(found.map((response) => response.status)).toEqual(Array(FLOOD).fill(200));
     });
 
     it('bounds a flood of 304s, in the coded shape on files, without charging', async () => {
@@ -838,19 +840,19 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
       // Charged, so the bucket is still full.
       const etag = first.headers.get('etag')!;
       const answers = await Promise.all(
-        Array.from({ length: 15 }, () =>
+        Array.from({ length: FLOOD }, () =>
           getJson<RefusalBody>(limited, path, key, { 'if-none-match': etag }),
         ),
       );
       const notModified = answers.filter((response) => response.status === 304).length;
       const refused = answers.filter((response) => response.status === 429);
-      expect(notModified).toBeGreaterThanOrEqual(5);
+      expect(notModified).toBeGreaterThanOrEqual(BURST);
       expect(refused.length).toBe(answers.length - notModified);
       expect(refused.length).toBeGreaterThan(0);
       for (const response of refused) {
         expect(response.body).toMatchObject({
           code: 'BURST_LIMIT_EXCEEDED',
-          details: { limit: 5, remaining: 0 },
+          details: { limit: BURST, remaining: 0 },
         });
         expect(response.body).not.toHaveProperty('message');
         // A refused 304 is no longer an answer about the resource.
@@ -876,7 +878,7 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
       });
 
     async function expectFailuresAdmitted(path: string, address: string | undefined) {
-      for (let failure = 1; failure <= 3; failure += 1) {
+      for (let failure = 1; failure <= FAILURES; failure += 1) {
         const response = await attempt(path, BAD_KEY, address);
         expect(response.status, `failure ${failure}`).toBe(401);
       }
@@ -884,13 +886,13 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
 
     function expectTooMany(response: JsonResponse<RefusalBody>) {
       expect(response.status).toBe(429);
-      expect(response.body.details).toMatchObject({ limit: 3, remaining: 0 });
+      expect(response.body.details).toMatchObject({ limit: FAILURES, remaining: 0 });
       expect(response.body.details.reset_at).toMatch(ISO_TIMESTAMP);
       expectRetryAfter(response);
       expectNoMeteringHeaders(response);
     }
 
-    it('answers 429 past 3 a minute (general shape), yet still admits a key it already checked', async () => {
+    it('answers 429 past the limit a minute (general shape), yet still admits a key it already checked', async () => {
       const known = await limited.createKey(['read']);
       expect((await attempt(ROUTES.companies, known)).status).toBe(200);
       await expectFailuresAdmitted(ROUTES.companies, undefined);
@@ -930,7 +932,7 @@ describe('with a burst limit of 5 a second and 3 failed authentications a minute
 
     it('counts wrong admin tokens, against the same budget as wrong keys', async () => {
       const address = '198.51.100.30';
-      for (let failure = 1; failure <= 3; failure += 1) {
+      for (let failure = 1; failure <= FAILURES; failure += 1) {
         expect((await adminWith('wrong-admin-token-0123456789', address)).status).toBe(401);
       }
       const refused = await adminWith('wrong-admin-token-0123456789', address);
