@@ -17,7 +17,7 @@ const LIBRARY_GRAPH = {
   observability: ['config', 'contracts', 'persistence'],
   ingest: ['config', 'contracts'],
   client: [],
-  mcp: ['client'],
+  mcp: ['client', 'domain'],
 };
 
 /** Packages that tie code to a framework or a store: none of them in the domain. */
@@ -36,7 +36,7 @@ const FRAMEWORKS = [
 /** The libraries that import none of the frameworks, and why. */
 const FRAMEWORK_FREE = {
   domain: 'The domain library is plain TypeScript.',
-  mcp: 'libs/mcp reaches the API through libs/client alone, whatever process hosts it.',
+  mcp: 'libs/mcp reaches the API through libs/client alone (the domain gives it its vocabulary), whatever process hosts it.',
 };
 
 /** TypeORM is the persistence library's business alone. */

@@ -14,7 +14,7 @@ import {
   type ApiProcess,
 } from './support/api-process.js';
 import { getJson, ingestAndProject } from './support/catalogue-fixture.js';
-import { callTool, MCP_CATALOGUE, textOf, TOOL_CALLS } from './support/mcp-tool-calls.js';
+import { callTool, MCP_CATALOGUE, postMcp, textOf, TOOL_CALLS } from './support/mcp-tool-calls.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
@@ -105,20 +105,15 @@ describe('the stdio server', () => {
       expect(await creditsUsed()).toBe(before + 2);
 
       // The same over HTTP at /mcp of the same process, for its logs.
-      const overHttp = await fetch(new URL('/mcp', api.baseUrl), {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${key}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
+      const overHttp = await postMcp(
+        new URL('/mcp', api.baseUrl),
+        {
           id: 7,
           method: 'tools/call',
           params: { name: 'get_company', arguments: { slug: 'nosuch.io' } },
-        }),
-      });
+        },
+        { authorization: `Bearer ${key}` },
+      );
       expect(await overHttp.json()).toMatchObject({ id: 7, result: { isError: true } });
     } finally {
       await client.close();

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, ingestAndProject, type GeneralErrorBody } from './support/catalogue-fixture.js';
 import { pastBurstLimit } from './support/past-burst-limit.js';
-import { callTool, MCP_CATALOGUE, textOf, TOOL_CALLS } from './support/mcp-tool-calls.js';
+import { callTool, MCP_CATALOGUE, postMcp, textOf, TOOL_CALLS } from './support/mcp-tool-calls.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
@@ -191,15 +191,9 @@ describe('refusals are tool errors that start with the REST code, and are not ch
 
 describe('the HTTP endpoint', () => {
   const initialize = (headers: Record<string, string>) =>
-    fetch(mcpUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...headers,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
+    postMcp(
+      mcpUrl,
+      {
         id: 1,
         method: 'initialize',
         params: {
@@ -207,8 +201,9 @@ describe('the HTTP endpoint', () => {
           capabilities: {},
           clientInfo: { name: 'curl', version: '1' },
         },
-      }),
-    });
+      },
+      headers,
+    );
 
   it('answers 401 in the general error shape without a key or with a bad one, as the REST API does', async () => {
     const wrongKey = `pi_${'W'.repeat(43)}`;
@@ -256,20 +251,11 @@ describe('the HTTP endpoint', () => {
   });
 
   it('refuses a body over 64 KB with 413 in the general shape', async () => {
-    const response = await fetch(mcpUrl, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${key}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'ping',
-        params: { padding: 'p'.repeat(65 * 1024) },
-      }),
-    });
+    const response = await postMcp(
+      mcpUrl,
+      { id: 1, method: 'ping', params: { padding: 'p'.repeat(65 * 1024) } },
+      { authorization: `Bearer ${key}` },
+    );
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: 'Payload Too Large' });
   });

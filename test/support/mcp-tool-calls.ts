@@ -84,3 +84,20 @@ export function textOf(result: CallToolResult): string {
   if (first?.type !== 'text') throw new Error(`no text content: ${JSON.stringify(result)}`);
   return first.text;
 }
+
+/** One JSON-RPC message POSTed to an MCP endpoint by hand, as curl would send it. */
+export function postMcp(
+  url: URL,
+  message: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+  });
+}

@@ -1,4 +1,5 @@
 import type { paths } from '#app/client';
+import { CATEGORIES, COMPANY_SLUG, PRICING_CHANGE_TYPES, SERIES_STEPS } from '#app/domain';
 import * as z from 'zod';
 
 /**
@@ -54,14 +55,13 @@ export interface PricingTool {
   call(args: Record<string, unknown>): RestCall | LocalRefusal;
 }
 
-// The OpenAPI document's patterns.
-const SLUG_PATTERN = '^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$';
+// The OpenAPI document's patterns: the slug's is the domain's; the others are the document's own.
+const SLUG_PATTERN = COMPANY_SLUG.source;
 const DATE_PATTERN = '^[1-9]\\d{3}(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])$';
 const PERIOD_PATTERN =
   '^[1-9]\\d{3}((0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])|[Qq][1-4]|[Mm](0?[1-9]|1[0-2])|(0[1-9]|1[0-2])|[Ww](0?[1-9]|[1-4]\\d|5[0-3]))$';
 const CURRENCY_PATTERN = '^[A-Za-z]{3}$';
-const CATEGORIES =
-  'Communication, Productivity, Development, Marketing, Sales, Customer Support, Finance, HR';
+const CATEGORY_NAMES = CATEGORIES.join(', ');
 
 interface StringBounds {
   pattern?: string;
@@ -196,7 +196,7 @@ export const PRICING_TOOLS: readonly PricingTool[] = [
         maxLength: 200,
         examples: ['chat'],
       }).optional(),
-      category: text(`One of the eight categories, in any case: ${CATEGORIES}`, {
+      category: text(`One of the eight categories, in any case: ${CATEGORY_NAMES}`, {
         examples: ['communication'],
       }).optional(),
       employees: text('An exact size band, N+ or N-M', {
@@ -305,18 +305,7 @@ export const PRICING_TOOLS: readonly PricingTool[] = [
         examples: ['acmechat.io'],
       }).optional(),
       event_type: text('Only changes of this type', {
-        enum: [
-          'plan_added',
-          'plan_removed',
-          'price_increased',
-          'price_decreased',
-          'charge_added',
-          'charge_removed',
-          'charge_changed',
-          'discount_added',
-          'discount_removed',
-          'discount_changed',
-        ],
+        enum: PRICING_CHANGE_TYPES,
       }).optional(),
     },
   }),
@@ -333,7 +322,7 @@ export const PRICING_TOOLS: readonly PricingTool[] = [
       'by company name unless sort says monthly (the plan lowest monthly equivalent). ' +
       CREDIT,
     parameters: {
-      category: commaList(`Categories of the company, in any case: ${CATEGORIES}.`, [
+      category: commaList(`Categories of the company, in any case: ${CATEGORY_NAMES}.`, [
         'communication',
       ]),
       employees: commaList('Exact size bands of the company, N+ or N-M.', ['51-200']),
@@ -409,7 +398,7 @@ export const PRICING_TOOLS: readonly PricingTool[] = [
         examples: ['20260307'],
       }).optional(),
       step: text('The step between points; default month', {
-        enum: ['week', 'month', 'quarter'],
+        enum: SERIES_STEPS,
         default: 'month',
       }).optional(),
       currency: currency(),
@@ -427,7 +416,7 @@ export const PRICING_TOOLS: readonly PricingTool[] = [
       'fewer than 3 pages has null figures. ' +
       CREDIT,
     parameters: {
-      category: commaList(`Categories of the pages' companies, any case: ${CATEGORIES}.`, [
+      category: commaList(`Categories of the pages' companies, any case: ${CATEGORY_NAMES}.`, [
         'communication',
       ]),
       employees: commaList("Size bands of the pages' companies, N+ or N-M.", ['51-200']),

@@ -23,15 +23,22 @@ export function injectedFetch(fastify: FastifyInstance, caller: FastifyRequest):
       payload: body,
       remoteAddress: caller.ip,
     });
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(answer.headers)) {
-      for (const one of [value ?? []].flat()) headers.append(name, String(one));
-    }
     const status = answer.statusCode;
     return new Response(NULL_BODY_STATUSES.has(status) ? null : answer.rawPayload, {
       status,
       statusText: answer.statusMessage,
-      headers,
+      headers: webHeaders(answer.headers),
     });
   };
+}
+
+/** Node's headers (a name to a value or a list of values) as the fetch API's Headers. */
+export function webHeaders(
+  nodeHeaders: Record<string, string | number | string[] | undefined>,
+): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(nodeHeaders)) {
+    for (const one of [value ?? []].flat()) headers.append(name, String(one));
+  }
+  return headers;
 }

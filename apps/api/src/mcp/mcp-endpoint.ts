@@ -5,7 +5,7 @@ import { presentedApiKey } from '../auth/presented-key.js';
 import { RequestAdmission } from '../auth/request-admission.js';
 import { ApiError } from '../errors/api-error.js';
 import { sendErrorReply } from '../errors/error-body.filter.js';
-import { injectedFetch } from './injected-fetch.js';
+import { injectedFetch, webHeaders } from './injected-fetch.js';
 
 /** The MCP endpoint: beside the API, not under /v1, and not in the OpenAPI document. */
 const MCP_PATH = '/mcp';
@@ -116,13 +116,9 @@ async function answerMcpRequest(
 
 /** The request as the SDK's transport reads it: its headers (the body is passed parsed). */
 function asWebRequest(request: FastifyRequest): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    for (const one of [value ?? []].flat()) headers.append(name, one);
-  }
   // A fixed origin: the Host header is the client's to write, and the transport ignores it.
   return new Request(new URL(request.url, 'http://mcp.local'), {
     method: request.method,
-    headers,
+    headers: webHeaders(request.headers),
   });
 }
