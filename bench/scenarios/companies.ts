@@ -15,6 +15,7 @@ import { compareWithBaseline } from '../support/load.js';
 import { underCeiling, type Measurement, type Scenario } from '../support/scenario.js';
 import { startService } from '../support/service.js';
 import { writeSyntheticLog } from '../support/synthetic-log.js';
+import { explainAnalyze } from '../support/explain.js';
 
 const RSS_CEILING_MB = 200;
 /**
@@ -138,13 +139,7 @@ export const companiesScenario: Scenario = {
 async function listPlans(pool: pg.Pool): Promise<Record<string, string>> {
   const where = "(LOWER(name) LIKE $1 ESCAPE '\\' OR slug LIKE $1 ESCAPE '\\') AND category = $2";
   const matchingIds = `SELECT id FROM companies WHERE ${where} ORDER BY name, id LIMIT 5001`;
-  const explain = async (sql: string, parameters: unknown[]) => {
-    const { rows } = await pool.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN (ANALYZE, BUFFERS) ${sql}`,
-      parameters,
-    );
-    return rows.map((row) => row['QUERY PLAN']).join('\n');
-  };
+  const explain = (sql: string, parameters: unknown[]) => explainAnalyze(pool, sql, parameters);
   const search = ['%hub%', 'Sales'];
   const { rows } = await pool.query<{ id: number }>(matchingIds, search);
   const firstPage = rows.slice(0, 20).map((row) => row.id);

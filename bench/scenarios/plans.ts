@@ -16,6 +16,7 @@ import { compareWithBaseline } from '../support/load.js';
 import { underCeiling, type Scenario } from '../support/scenario.js';
 import { startService } from '../support/service.js';
 import { writeSyntheticLog } from '../support/synthetic-log.js';
+import { explainAnalyze } from '../support/explain.js';
 
 const RSS_CEILING_MB = 200;
 /** Plans per extraction in the synthetic log. */
@@ -141,13 +142,7 @@ async function searchPlans(pool: pg.Pool): Promise<Record<string, string>> {
     'plan_search_charges c WHERE c.page_id = p.page_id AND c.plan_index = p.plan_index ' +
     'AND c.billing IN ($3) AND c.category IN ($1) AND c.employees IN ($2))';
   const parameters = ['Sales', '51-200', 'monthly_recurring_billed_monthly'];
-  const explain = async (sql: string, values: unknown[]) => {
-    const { rows } = await pool.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN (ANALYZE, BUFFERS) ${sql}`,
-      values,
-    );
-    return rows.map((row) => row['QUERY PLAN']).join('\n');
-  };
+  const explain = (sql: string, values: unknown[]) => explainAnalyze(pool, sql, values);
   return {
     page: await explain(
       `SELECT p.company_slug, p.company_name, p.category, p.composite_slug, p.version, p.plan

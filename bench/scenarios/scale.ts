@@ -33,6 +33,7 @@ import {
 import { startService, type ServiceProcess } from '../support/service.js';
 import type { SyntheticLog, SyntheticLogSpec } from '../support/synthetic-log.js';
 import { timedRebuild, writeLogWithProgress } from './rebuild.js';
+import { explainAnalyze } from '../support/explain.js';
 
 const MIN_RATIO = 0.5;
 /** Open-loop p99 at most this multiple of R1's at the same rate. */
@@ -256,11 +257,7 @@ async function explainAll(
 ): Promise<ExplainedQuery[]> {
   const explained: ExplainedQuery[] = [];
   for (const { sql, parameters } of queries) {
-    const { rows } = await environment.pool.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN (ANALYZE, BUFFERS) ${sql}`,
-      parameters,
-    );
-    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+    const plan = await explainAnalyze(environment.pool, sql, parameters);
     explained.push({
       sql,
       parameters,
