@@ -8,14 +8,14 @@ import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
 import {
   categoryParameter,
   employeesParameter,
-  integerParameter,
+  pageParameters,
   optionalText,
   sortParameter,
   type QueryValue,
 } from '../http/query-parameters.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
-import { COMPANY_SLUG_PARAMETER } from '../openapi/parameters.js';
+import { COMPANY_SLUG_PARAMETER, limitQuery, PAGE_NUMBER_QUERY } from '../openapi/parameters.js';
 import { PATTERNS, SORT_FIELDS, SORT_PATTERN } from '../openapi/patterns.js';
 import { COMPANY_LIST_READ_MODELS, CompaniesQueries } from './companies.queries.js';
 import { CompanyDetailDto, CompanyListDto } from './companies.dto.js';
@@ -67,23 +67,8 @@ export class CompaniesController {
     description: 'An exact size band, N+ or N-M; encode + as %2B',
     example: '51-200',
   })
-  @ApiQuery({
-    name: 'limit',
-    required: false,
-    type: 'integer',
-    minimum: 1,
-    maximum: 100,
-    default: 20,
-    description: 'Companies per page',
-  })
-  @ApiQuery({
-    name: 'page',
-    required: false,
-    type: 'integer',
-    minimum: 1,
-    default: 1,
-    description: 'Page number, from 1',
-  })
+  @ApiQuery(limitQuery('Companies'))
+  @ApiQuery(PAGE_NUMBER_QUERY)
   @ApiQuery({
     name: 'sort',
     required: false,
@@ -98,8 +83,7 @@ export class CompaniesController {
   @ApiOkResponse({ type: CompanyListDto, description: 'One page of matching companies' })
   @ApiErrorResponses('general', [400, 401, 403, 500], COMPANIES_ERROR_EXAMPLES.list)
   async list(@Query() query: Record<string, QueryValue>) {
-    const limit = integerParameter('limit', query.limit, { fallback: 20, min: 1, max: 100 });
-    const page = integerParameter('page', query.page, { fallback: 1, min: 1 });
+    const { limit, page } = pageParameters(query);
     const filters: CompanyFilters = {
       search: optionalText('search', query.search),
       category: categoryParameter(query.category),

@@ -44,6 +44,17 @@ export function integerParameter(
   return number;
 }
 
+/** The page size of a paged list (companies, plans): from 1 to 100, 20 when not given. */
+export const PAGE_SIZE = { fallback: 20, min: 1, max: 100 } as const;
+
+/** `limit` and `page` of a paged list, within PAGE_SIZE and from page 1. */
+export function pageParameters(query: Record<string, QueryValue>): { limit: number; page: number } {
+  return {
+    limit: integerParameter('limit', query.limit, PAGE_SIZE),
+    page: integerParameter('page', query.page, { fallback: 1, min: 1 }),
+  };
+}
+
 /** An integer parameter without a default: undefined when absent. */
 export function optionalIntegerParameter(
   name: string,

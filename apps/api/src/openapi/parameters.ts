@@ -1,4 +1,5 @@
 import type { ApiParamOptions, ApiQueryOptions } from '@nestjs/swagger';
+import { PAGE_SIZE } from '../http/query-parameters.js';
 import { PATTERNS } from './patterns.js';
 
 /**
@@ -87,3 +88,26 @@ export const CURRENCY_PARAMETER = {
     'at the exchange rate of the latest date on or before its version: each charge then ' +
     'carries converted (null without a rate)',
 } satisfies ApiQueryOptions;
+
+/** `limit` of a paged list, documented with the bounds pageParameters applies. */
+export function limitQuery(items: string): ApiQueryOptions {
+  return {
+    name: 'limit',
+    required: false,
+    type: 'integer',
+    minimum: PAGE_SIZE.min,
+    maximum: PAGE_SIZE.max,
+    default: PAGE_SIZE.fallback,
+    description: `${items} per page`,
+  };
+}
+
+/** `page` of a paged list. */
+export const PAGE_NUMBER_QUERY: ApiQueryOptions = {
+  name: 'page',
+  required: false,
+  type: 'integer',
+  minimum: 1,
+  default: 1,
+  description: 'Page number, from 1',
+};

@@ -15,14 +15,19 @@ import {
   currencyParameter,
   employeeBandsParameter,
   identifiersParameter,
-  integerParameter,
+  pageParameters,
   optionalIntegerParameter,
   sortParameter,
   type QueryValue,
 } from '../http/query-parameters.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
-import { CURRENCY_PARAMETER, EXAMPLES } from '../openapi/parameters.js';
+import {
+  CURRENCY_PARAMETER,
+  EXAMPLES,
+  limitQuery,
+  PAGE_NUMBER_QUERY,
+} from '../openapi/parameters.js';
 import { PlanSearchDto } from './plans.dto.js';
 import { PLANS_ERROR_EXAMPLES } from './plans.examples.js';
 import { PlansQueries } from './plans.queries.js';
@@ -174,28 +179,12 @@ export class PlansController {
       'as -field or field:desc for descending',
     example: '-monthly',
   })
-  @ApiQuery({
-    name: 'limit',
-    required: false,
-    type: 'integer',
-    minimum: 1,
-    maximum: 100,
-    default: 20,
-    description: 'Plans per page',
-  })
-  @ApiQuery({
-    name: 'page',
-    required: false,
-    type: 'integer',
-    minimum: 1,
-    default: 1,
-    description: 'Page number, from 1',
-  })
+  @ApiQuery(limitQuery('Plans'))
+  @ApiQuery(PAGE_NUMBER_QUERY)
   @ApiOkResponse({ type: PlanSearchDto, description: 'One page of matching plans' })
   @ApiErrorResponses('coded', [400, 401, 403, 500], PLANS_ERROR_EXAMPLES.search)
   search(@Query() query: Record<string, QueryValue>): Promise<string> {
-    const limit = integerParameter('limit', query.limit, { fallback: 20, min: 1, max: 100 });
-    const page = integerParameter('page', query.page, { fallback: 1, min: 1 });
+    const { limit, page } = pageParameters(query);
     const plans = { min: 0, max: MAX_PLANS };
     const filters: PlanSearchFilters = {
       categories: categoriesParameter(query.category),
