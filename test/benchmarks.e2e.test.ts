@@ -345,4 +345,30 @@ describe('GET /api/benchmarks', () => {
         Number(after.headers.get('x-credits-remaining')),
     ).toBe(1);
   });
+
+  // Last: it adds a company of its own (in a category no other test reads).
+  it('ranks only the page a composite slug names, and every page of a company slug', async () => {
+    await ingestAndProject(api, [
+      records.company('omega.io', { name: 'omega.io', category: 'HR', employees: '51-200' }),
+      records.page('omega.io'),
+      records.page('omega.io', 'enterprise'),
+      records.scrape('omega.io', '', '20250105'),
+      records.scrape('omega.io', 'enterprise', '20250105'),
+      records.pricing('omega.io', '', '20250105', 0, {
+        plans: [plan('team', [charge(MONTHLY, 7)])],
+      }),
+      records.pricing('omega.io', 'enterprise', '20250105', 0, {
+        plans: [plan('scale', [charge(MONTHLY, 70)])],
+      }),
+    ]);
+    const pagesOf = async (company: string) =>
+      (await benchmark({ category: 'hr', as_of: '20250201', company })).body.company!.pages.map(
+        (page) => [page.slug, page.entry_price],
+      );
+    expect(await pagesOf('omega.enterprise')).toEqual([['omega.enterprise', 70]]);
+    expect(await pagesOf('omega.io')).toEqual([
+      ['omega', 7],
+      ['omega.enterprise', 70],
+    ]);
+  });
 });

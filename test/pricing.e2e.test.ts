@@ -558,6 +558,13 @@ describe('GET /api/pricing/{slug}/series', () => {
     });
   });
 
+  it('starts at `to` by default when `to` comes before the first extraction', async () => {
+    const { status, body } = await series({ to: '20241115' });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ from: '20241115', to: '20241115' });
+    expect(versionsAt(body)).toEqual([['20241101', null]]);
+  });
+
   it('answers the 400s of its parameters in the coded shape, before the slug', async () => {
     const refused = async (query: string, code: string) => {
       const response = await getJson<CodedErrorBody>(api, `/api/pricing/nope/series?${query}`, key);
