@@ -116,19 +116,26 @@ export function optionalText(name: string, value: QueryValue, maxLength = 200): 
   return text;
 }
 
-/** One of the eight categories, matched case-insensitively, in its canonical spelling. */
-export function categoryParameter(value: QueryValue): string | undefined {
-  const text = optionalText('category', value);
-  if (text === undefined) return undefined;
+/**
+ * One of the eight categories, matched case-insensitively, in its canonical spelling; else a
+ * 400 with `code` (the companies list and the analytics routes name the refusal differently).
+ */
+function canonicalCategory(text: string, code: string): string {
   const category = CATEGORIES.find((known) => known.toLowerCase() === text.toLowerCase());
   if (!category) {
-    throw new ApiError(400, 'INVALID_CATEGORY', `Unknown category: ${text}`, {
+    throw new ApiError(400, code, `Unknown category: ${text}`, {
       parameter: 'category',
       provided: text,
       valid_values: [...CATEGORIES],
     });
   }
   return category;
+}
+
+/** One category, in any case, given in canonical spelling; else 400 INVALID_CATEGORY. */
+export function categoryParameter(value: QueryValue): string | undefined {
+  const text = optionalText('category', value);
+  return text === undefined ? undefined : canonicalCategory(text, 'INVALID_CATEGORY');
 }
 
 /** A full company slug such as notion.so. */
@@ -236,17 +243,9 @@ export function listParameter(
 
 /** A comma list of categories, each in any case, given in canonical spelling; else 400. */
 export function categoriesParameter(value: QueryValue): string[] | undefined {
-  return listParameter('category', value)?.map((text) => {
-    const category = CATEGORIES.find((known) => known.toLowerCase() === text.toLowerCase());
-    if (!category) {
-      throw new ApiError(400, 'INVALID_PARAMETER', `Unknown category: ${text}`, {
-        parameter: 'category',
-        provided: text,
-        valid_values: [...CATEGORIES],
-      });
-    }
-    return category;
-  });
+  return listParameter('category', value)?.map((text) =>
+    canonicalCategory(text, 'INVALID_PARAMETER'),
+  );
 }
 
 /** A comma list of size bands (`1000+`, `51-200`); else 400. */
