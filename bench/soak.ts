@@ -1,14 +1,19 @@
 /**
  * Soak: `npm run soak -- --seconds 300` (builds first). Starts the API and a worker as
- * production runs them, seeds a catalogue through the ingestion path, then for the set time
- * reads every catalogue endpoint with a read key while new scrapes and extractions go in with an
- * ingest key, both at a steady rate whatever the answers do, and samples each process's memory.
- * At the end it waits until every accepted record is in the event log.
+ * production runs them (or several of each, `--apis`/`--workers`, on a Redis Cluster and a
+ * PostgreSQL replica it starts itself with `--redis-cluster` and `--replica`), seeds a catalogue
+ * through the ingestion path, then for the set time reads every catalogue endpoint with a read
+ * key (spread over the APIs in turn) while new scrapes and extractions go in with an ingest key,
+ * both at a steady rate whatever the answers do, and samples each process's memory. With
+ * `--restart`, a worker is killed a third of the way in and an API two thirds of the way in, each
+ * replaced by a new process. At the end it waits until every accepted record is in the event log,
+ * asks the API for each of them, and compares the credits charged with the 2xx answers.
  *
  * Prints throughput, read latency, errors and each process's memory (start after the warm-up,
  * end, peak, growth) on stdout, progress on stderr, and writes every figure and sample to
- * bench/results/soak-<time>.json. Exits 1 when a service process exits, a request fails or
- * answers other than 2xx, a record never reaches the log, or the soak itself crashes; a memory
+ * bench/results/soak-<time>.json. Exits 1 when a service process exits unasked, a request fails
+ * or answers other than 2xx, a record never reaches the log or is not served, the credits charged
+ * differ from the charged 2xx answers, or the soak itself crashes; a memory
  * growth past --max-growth-mb is flagged but fails nothing (a short run's growth is noise).
  */
 import 'reflect-metadata';
@@ -16,7 +21,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { DataSource } from 'typeorm';
 import type { DatabaseConfig } from '#app/config';
-import { compositePageSlug, idempotencyKey, type IngestRecord } from '#app/domain';
+import {
+  compositePageSlug,
+  idempotencyKey,
+  type IngestRecord,
+  type ScrapeRecord,
+} from '#app/domain';
 import { buildDataSourceOptions } from '#app/persistence';
 import { parsePrometheusText } from '../test/support/prometheus-text.js';
 import { serviceEnvironment } from './support/environment.js';
@@ -29,7 +39,8 @@ import {
   type MemorySample,
 } from './support/memory.js';
 import { figure, machineInfo, printColumns, writeResults } from './support/report.js';
-import { startServices, type ServiceProcess } from './support/service.js';
+import { Fleet, type Restart } from './support/fleet.js';
+import type { ServiceProcess } from './support/service.js';
 import { laterRecords, syntheticRecords, type SyntheticLogSpec } from './support/synthetic-log.js';
 
 /** 20 companies, 40 pages, 6 versions of each with two scrapes and an extraction: 780 records. */
@@ -53,7 +64,15 @@ const positive = (value: string) => {
   return number;
 };
 
-const options = new Command('soak')
+const count = (value: string) => {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1 || number > 8) {
+    throw new InvalidArgumentError('must be a whole number from 1 to 8');
+  }
+  return number;
+};
+
+const program = new Command('soak')
   .description('Mixed read and ingest load on a real API and worker, with their memory over time')
   .option('--seconds <n>', 'how long the load runs', positive, 300)
   .option(
@@ -74,14 +93,40 @@ const options = new Command('soak')
     positive,
     16,
   )
-  .parse()
-  .opts<{
-    seconds: number;
-    database: string;
-    readRate: number;
-    ingestRate: number;
-    maxGrowthMb: number;
-  }>();
+  .option('--apis <n>', 'API processes, each taking its turn of the requests', count, 1)
+  .option('--workers <n>', 'worker processes', count, 1)
+  .option(
+    '--restart',
+    'kill a worker (SIGKILL) a third of the way in and an API two thirds of the way in, and replace each',
+    false,
+  )
+  .option(
+    '--redis-cluster',
+    'run on a Redis Cluster of three masters and three replicas started for the run',
+    false,
+  )
+  .option(
+    '--replica',
+    'run on a PostgreSQL primary and a streaming replica started for the run (instead of --database)',
+    false,
+  )
+  .parse();
+const options = program.opts<{
+  seconds: number;
+  database: string;
+  readRate: number;
+  ingestRate: number;
+  maxGrowthMb: number;
+  apis: number;
+  workers: number;
+  restart: boolean;
+  redisCluster: boolean;
+  replica: boolean;
+}>();
+if (options.restart && options.apis < 2) {
+  // With one API, the requests sent while it is replaced would have nowhere to go.
+  program.error('--restart needs --apis 2 or more');
+}
 
 const began = performance.now();
 const log = (message: string) =>
@@ -184,19 +229,21 @@ function readPlan(records: IngestRecord[]) {
 }
 
 /**
- * The worker's ingest jobs so far by outcome (appended, duplicate, retrying, failed); null when
- * it does not answer.
+ * The workers' ingest jobs so far by outcome (appended, duplicate, retrying, failed), summed over
+ * `workers`; null when one does not answer. A worker's counts go with it when it is replaced.
  */
-async function jobOutcomes(worker: ServiceProcess): Promise<Record<string, number> | null> {
-  const text = await fetch(`${worker.origin}/metrics`).then(
-    (response) => response.text(),
-    () => null,
-  );
-  if (text === null) return null;
+async function jobOutcomes(workers: ServiceProcess[]): Promise<Record<string, number> | null> {
   const outcomes: Record<string, number> = {};
-  for (const sample of parsePrometheusText(text).series('ingest_jobs_total')) {
-    const outcome = sample.labels.outcome as string;
-    outcomes[outcome] = (outcomes[outcome] ?? 0) + sample.value;
+  for (const worker of workers) {
+    const text = await fetch(`${worker.origin}/metrics`).then(
+      (response) => response.text(),
+      () => null,
+    );
+    if (text === null) return null;
+    for (const sample of parsePrometheusText(text).series('ingest_jobs_total')) {
+      const outcome = sample.labels.outcome as string;
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + sample.value;
+    }
   }
   return outcomes;
 }
@@ -210,6 +257,81 @@ function jobsBetween(
   return Object.fromEntries(
     Object.entries(after).map(([outcome, count]) => [outcome, count - (before[outcome] ?? 0)]),
   );
+}
+
+/** The credits a key has used this month (`GET /v1/api/usage`, itself never charged). */
+async function creditsUsed(api: ServiceProcess, headers: Record<string, string>): Promise<number> {
+  const response = await fetch(`${api.origin}/v1/api/usage`, { headers });
+  if (!response.ok) throw new Error(`GET /v1/api/usage answered ${response.status}`);
+  return ((await response.json()) as { credits: { used: number } }).credits.used;
+}
+
+/**
+ * A worker killed a third of the way into the load and an API two thirds of the way in, each
+ * replaced (Fleet); nothing is replaced once the load has ended early.
+ */
+function replaceDuringLoad(
+  fleet: Fleet,
+  loadStart: number,
+  signal: AbortSignal,
+): Promise<Restart | null>[] {
+  const at = async (fraction: number, replace: (since: number) => Promise<Restart>) => {
+    await sleep(Math.max(0, options.seconds * fraction * 1000 - (performance.now() - loadStart)));
+    if (signal.aborted) return null;
+    const restart = await replace(loadStart);
+    log(
+      `${restart.killed} killed at ${restart.atSeconds.toFixed(1)} s; ${restart.started} answered ${restart.downSeconds.toFixed(1)} s later`,
+    );
+    return restart;
+  };
+  return [
+    at(1 / 3, (since) => fleet.replaceWorker(since)),
+    at(2 / 3, (since) => fleet.replaceApi(since)),
+  ];
+}
+
+/**
+ * The accepted records the API does not serve: each scrape must be among the files of its
+ * company's version, each extraction the pricing of its page at its version. Asks once per
+ * company and version, and once per extraction.
+ */
+async function unservedRecords(
+  api: ServiceProcess,
+  headers: Record<string, string>,
+  records: IngestRecord[],
+): Promise<IngestRecord[]> {
+  const get = async (path: string) => {
+    const response = await fetch(`${api.origin}/v1/api${path}`, { headers });
+    return {
+      status: response.status,
+      body: response.ok ? await response.json() : await response.text(),
+    };
+  };
+  const unserved: IngestRecord[] = [];
+  const scrapesByVersion = new Map<string, ScrapeRecord[]>();
+  for (const record of records) {
+    if (record.type === 'scrape') {
+      const key = `${record.company_slug}/version/${record.version}`;
+      scrapesByVersion.set(key, [...(scrapesByVersion.get(key) ?? []), record]);
+    } else if (record.type === 'pricing') {
+      const page = compositePageSlug(record.company_slug, record.page_slug);
+      const { status } = await get(`/pricing/${page}?version=${record.version}`);
+      if (status !== 200) unserved.push(record);
+    }
+  }
+  for (const [path, scrapes] of scrapesByVersion) {
+    const { status, body } = await get(`/files/${path}`);
+    // A file names its page by URL (its slug is the company's).
+    const files =
+      status === 200
+        ? (body as { files: { page_url: string; scraper: string | null }[] }).files
+        : [];
+    const served = new Set(files.map((file) => `${file.page_url} ${file.scraper}`));
+    for (const scrape of scrapes) {
+      if (!served.has(`${scrape.page_url} ${scrape.scraper}`)) unserved.push(scrape);
+    }
+  }
+  return unserved;
 }
 
 /**
@@ -268,9 +390,7 @@ function lastOutput(service: ServiceProcess): string {
  * the warm-up on, and once more at the end.
  */
 async function runLoad(setting: {
-  api: ServiceProcess;
-  worker: ServiceProcess;
-  services: ServiceProcess[];
+  fleet: Fleet;
   readHeaders: Record<string, string>;
   ingestHeaders: Record<string, string>;
   seed: IngestRecord[];
@@ -278,7 +398,7 @@ async function runLoad(setting: {
   warmUpSeconds: number;
   sampleEverySeconds: number;
 }) {
-  const { api, worker, services, signal, warmUpSeconds, sampleEverySeconds } = setting;
+  const { fleet, signal, warmUpSeconds, sampleEverySeconds } = setting;
   const reads = readPlan(setting.seed);
   const readTallies = new Map(reads.names.map((name) => [name, new Tally()]));
   const allReads = new Tally();
@@ -286,10 +406,16 @@ async function runLoad(setting: {
   const later = laterRecords(SEED);
   const recordsPerBatch = Math.max(1, Math.round(options.ingestRate / BATCHES_PER_SECOND));
   const sent = new Map<number, IngestRecord[]>();
-  /** Idempotency key of each accepted record, to what it is. */
-  const accepted = new Map<string, string>();
-  const samples = new Map<ServiceProcess, MemorySample[]>(services.map((service) => [service, []]));
-  const jobsBefore = await jobOutcomes(worker);
+  /** Each accepted record, by its idempotency key. */
+  const accepted = new Map<string, IngestRecord>();
+  const samples = new Map<ServiceProcess, MemorySample[]>();
+  /** The API each request in flight went to. */
+  const sentTo = {
+    reads: new Map<number, ServiceProcess>(),
+    batches: new Map<number, ServiceProcess>(),
+  };
+  const jobsBefore = await jobOutcomes(fleet.liveWorkers);
+  const charged = await creditsUsed(fleet.anyApi, setting.readHeaders);
 
   log(
     `load: ${options.readRate} reads/s and ${options.ingestRate} records/s in batches of ` +
@@ -299,11 +425,13 @@ async function runLoad(setting: {
   const loadStart = performance.now();
   const sample = async () => {
     const at = seconds(loadStart);
-    for (const service of services) {
+    for (const service of fleet.started) {
       const memory = await sampleMemory(service, at);
+      if (!samples.has(service)) samples.set(service, []);
       if (memory) samples.get(service)!.push(memory);
     }
   };
+  const restarts = options.restart ? replaceDuringLoad(fleet, loadStart, signal) : [];
   const sampling = (async () => {
     for (let next = warmUpSeconds; next < options.seconds; next += sampleEverySeconds) {
       await sleep(Math.max(0, (next - seconds(loadStart)) * 1000));
@@ -311,22 +439,37 @@ async function runLoad(setting: {
       await sample();
     }
   })();
+  /** Sends each request to the next API in turn, and counts it answered there. */
+  const balanced = (sentToApi: Map<number, ServiceProcess>) => ({
+    to(index: number) {
+      const api = fleet.pickApi();
+      sentToApi.set(index, api);
+      return api.origin;
+    },
+    answered(index: number) {
+      fleet.answered(sentToApi.get(index)!);
+      sentToApi.delete(index);
+    },
+  });
+  const readsTo = balanced(sentTo.reads);
+  const batchesTo = balanced(sentTo.batches);
   await Promise.all([
     openLoop({
-      origin: api.origin,
+      origin: fleet.anyApi.origin,
       headers: setting.readHeaders,
       rate: options.readRate,
       seconds: options.seconds,
       signal,
       timeoutMs: REQUEST_TIMEOUT_MS,
-      request: (index) => ({ path: reads.at(index).path }),
+      request: (index) => ({ origin: readsTo.to(index), path: reads.at(index).path }),
       onOutcome: (index, outcome) => {
+        readsTo.answered(index);
         readTallies.get(reads.at(index).name)!.record(outcome);
         allReads.record(outcome);
       },
     }),
     openLoop({
-      origin: api.origin,
+      origin: fleet.anyApi.origin,
       headers: setting.ingestHeaders,
       rate: options.ingestRate / recordsPerBatch,
       seconds: options.seconds,
@@ -335,21 +478,32 @@ async function runLoad(setting: {
       request: (index) => {
         const records = Array.from({ length: recordsPerBatch }, () => later.next().value!);
         sent.set(index, records);
-        return { path: '/v1/ingest/records', body: JSON.stringify(records) };
+        return {
+          origin: batchesTo.to(index),
+          path: '/v1/ingest/records',
+          body: JSON.stringify(records),
+        };
       },
       onOutcome: (index, outcome) => {
+        batchesTo.answered(index);
         batches.record(outcome);
         const records = sent.get(index)!;
         sent.delete(index);
         if (!('status' in outcome) || outcome.status !== 202) return;
-        for (const record of records) accepted.set(idempotencyKey(record), recordLabel(record));
+        for (const record of records) accepted.set(idempotencyKey(record), record);
       },
     }),
   ]);
   const loadSeconds = seconds(loadStart);
   await sampling;
   await sample();
-  const applied = jobsBetween(jobsBefore, await jobOutcomes(worker))?.appended ?? null;
+  const replaced = (await Promise.all(restarts)).filter((restart) => restart !== null);
+  const chargedDuringLoad = (await creditsUsed(fleet.anyApi, setting.readHeaders)) - charged;
+  // With a worker replaced, the counts of the one that went are gone: no rate from them.
+  const applied =
+    replaced.length > 0
+      ? null
+      : (jobsBetween(jobsBefore, await jobOutcomes(fleet.liveWorkers))?.appended ?? null);
   return {
     loadSeconds,
     reads: allReads.summary(loadSeconds),
@@ -357,6 +511,13 @@ async function runLoad(setting: {
       [...readTallies].map(([name, tally]) => [name, tally.summary(loadSeconds)]),
     ),
     batches: batches.summary(loadSeconds),
+    /** Credits the read key was charged during the load, and the answers that should cost one. */
+    charges: {
+      charged: chargedDuringLoad,
+      chargeable2xx:
+        allReads.summary(loadSeconds).ok - readTallies.get('usage')!.summary(loadSeconds).ok,
+    },
+    restarts: replaced,
     recordsPerBatch,
     accepted,
     /** Null when the worker no longer answered at the end of the load. */
@@ -376,27 +537,29 @@ async function soak() {
   const sampleEverySeconds = Math.min(15, Math.max(0.5, (options.seconds - warmUpSeconds) / 20));
   const failures: string[] = [];
 
+  const infrastructure = { redis: 'one server', database: 'one server' };
   const environment = await serviceEnvironment(context, 'soak');
-  let services: ServiceProcess[] = [];
-  let stopping = false;
+  let fleet: Fleet | null = null;
   try {
-    log(`soak: ${options.seconds} s on ${environment.database.type}`);
+    log(
+      `soak: ${options.seconds} s on ${environment.database.type}, ` +
+        `${options.apis} API and ${options.workers} worker process(es)`,
+    );
     const keys = Promise.all([environment.createKey('read'), environment.createKey('ingest')]);
     // Its failure is thrown where it is awaited; until then it must not count as unhandled.
     keys.catch(() => undefined);
-    services = await startServices(['api', 'worker'], environment.env);
-    const [api, worker] = services as [ServiceProcess, ServiceProcess];
     const ended = new AbortController();
-    for (const service of services) {
-      service.child.once('exit', (code, signal) => {
-        if (stopping) return;
+    fleet = await Fleet.start(
+      environment.env,
+      { apis: options.apis, workers: options.workers },
+      (service, reason) => {
         failures.push(
-          `${service.name} exited (code ${code}, signal ${signal}) at ` +
-            `${seconds(began).toFixed(1)} s${lastOutput(service)}`,
+          `${service.name} ${reason} at ${seconds(began).toFixed(1)} s${lastOutput(service)}`,
         );
         ended.abort();
-      });
-    }
+      },
+    );
+    const api = fleet.anyApi;
     const [readKey, ingestKey] = await keys;
     const readHeaders = { authorization: `Bearer ${readKey}` };
     const ingestHeaders = { authorization: `Bearer ${ingestKey}` };
@@ -416,9 +579,7 @@ async function soak() {
     ]);
 
     const load = await runLoad({
-      api,
-      worker,
-      services,
+      fleet,
       readHeaders,
       ingestHeaders,
       seed,
@@ -430,40 +591,35 @@ async function soak() {
 
     log(`load done; waiting for the worker to put ${accepted.size} records in the event log`);
     const drainStart = performance.now();
-    const workerRunning = worker.child.exitCode === null && worker.child.signalCode === null;
+    const workerRunning = fleet.liveWorkers.length > 0;
     const missing = await untilInLog(
       environment.database,
       [...accepted.keys()],
       workerRunning ? Date.now() + DRAIN_DEADLINE_MS : Date.now(),
     );
     const drainSeconds = seconds(drainStart);
-    const jobs = jobsBetween(load.jobsBefore, await jobOutcomes(worker));
+    const jobs = jobsBetween(load.jobsBefore, await jobOutcomes(fleet.liveWorkers));
+    log(`asking the API for each of the ${accepted.size} accepted records`);
+    const unserved =
+      missing.length === 0
+        ? await unservedRecords(fleet.anyApi, readHeaders, [...accepted.values()])
+        : [];
     // Before they stop: a process's peak resident memory is gone with it.
     const memory = Object.fromEntries(
-      services.map((service) => [
+      fleet.started.map((service) => [
         service.name,
         {
           summary: summariseMemory(
-            load.samples.get(service)!,
+            load.samples.get(service) ?? [],
             service.peakRssMb(),
             options.maxGrowthMb,
           ),
-          samples: load.samples.get(service)!,
+          samples: load.samples.get(service) ?? [],
         },
       ]),
     );
 
-    stopping = true;
-    for (const service of services) {
-      if (service.child.exitCode !== null || service.child.signalCode !== null) continue;
-      await service.stop();
-      if (service.child.exitCode !== 0) {
-        failures.push(
-          `${service.name} exited with code ${service.child.exitCode} ` +
-            `(signal ${service.child.signalCode}) on SIGTERM${lastOutput(service)}`,
-        );
-      }
-    }
+    failures.push(...(await fleet.stop()));
 
     if (load.reads.failed > 0) {
       failures.push(`${load.reads.failed} of ${load.reads.requests} reads failed`);
@@ -476,7 +632,19 @@ async function soak() {
         `${missing.length} of ${accepted.size} accepted records are not in the event log ` +
           (workerRunning
             ? `${DRAIN_DEADLINE_MS / 1000} s after the load`
-            : 'and the worker that would apply them has exited'),
+            : 'and no worker is left to apply them'),
+      );
+    }
+    if (unserved.length > 0) {
+      failures.push(
+        `${unserved.length} of ${accepted.size} accepted records are in the log but not served, ` +
+          `e.g. ${unserved.slice(0, 5).map(recordLabel).join('; ')}`,
+      );
+    }
+    const { charged, chargeable2xx } = load.charges;
+    if (charged !== chargeable2xx) {
+      failures.push(
+        `the read key was charged ${charged} credits for ${chargeable2xx} charged 2xx answers`,
       );
     }
     return {
@@ -497,14 +665,17 @@ async function soak() {
         /** The worker's jobs from the start of the load to the end of the drain, by outcome. */
         jobs,
         missing: missing.length,
-        missingExamples: missing.slice(0, 20).map((key) => accepted.get(key)),
+        missingExamples: missing.slice(0, 20).map((key) => recordLabel(accepted.get(key)!)),
+        served: missing.length === 0 ? accepted.size - unserved.length : null,
       },
+      charges: load.charges,
+      restarts: load.restarts,
+      infrastructure,
       memory,
       failures,
     };
   } finally {
-    stopping = true;
-    for (const service of services) await service.stop();
+    await fleet?.stop();
     await environment.cleanup();
   }
 }
@@ -543,6 +714,27 @@ function printReport(report: SoakReport): void {
       : `event log: ${ingest.missing} accepted records MISSING, e.g. ` +
           ingest.missingExamples.slice(0, 5).join('; '),
   );
+  if (ingest.served !== null) {
+    console.log(`served: ${ingest.served} of the ${ingest.recordsAccepted} accepted records`);
+  }
+  const { charged, chargeable2xx } = report.charges;
+  console.log(
+    `charges: ${charged} credits for ${chargeable2xx} 2xx answers of charged routes ` +
+      `(${charged === chargeable2xx ? 'equal' : 'DIFFERENT'})`,
+  );
+  const statuses = (summary: LoadSummary) =>
+    Object.entries(summary.statuses)
+      .map(([status, count]) => `${count} x ${status}`)
+      .join(', ') || 'none';
+  console.log(
+    `reads by status: ${statuses(reads)}; ingest batches by status: ${statuses(ingest.batches)}`,
+  );
+  for (const restart of report.restarts) {
+    console.log(
+      `restart: ${restart.killed} killed at ${restart.atSeconds.toFixed(1)} s, ` +
+        `${restart.started} answering ${restart.downSeconds.toFixed(1)} s later`,
+    );
+  }
 
   const kinds = [...new Set([...Object.keys(reads.errors), ...Object.keys(ingest.batches.errors)])];
   if (kinds.length > 0) {

@@ -182,6 +182,8 @@ export function percentile(sorted: number[], quantile: number): number {
 
 /** One request of an open loop: a GET of a path, or a POST of a JSON body. */
 export interface OpenLoopRequest {
+  /** Where it goes when not to the loop's own origin (one of several servers, say). */
+  origin?: string;
   path: string;
   /** JSON text to POST. */
   body?: string;
@@ -242,14 +244,14 @@ export async function openLoop(options: {
 function send(
   agent: Agent,
   options: { origin: string; headers?: Record<string, string>; timeoutMs?: number },
-  { path, body }: OpenLoopRequest,
+  { origin = options.origin, path, body }: OpenLoopRequest,
 ): Promise<{ status: number; errorBody?: string }> {
   return new Promise((resolve, reject) => {
     const timeout =
       options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
     const fail = (error: Error) => reject(Object.assign(error, { timedOut: timeout?.aborted }));
     const outgoing = request(
-      `${options.origin}${path}`,
+      `${origin}${path}`,
       {
         agent,
         method: body === undefined ? 'GET' : 'POST',
