@@ -19,6 +19,7 @@ import {
   CompanyReader,
   PageReader,
   PricingSnapshotReader,
+  ReadDatabase,
   ScrapeFileReader,
 } from '#app/persistence';
 import { benchEnvironment, type BenchEnvironment } from '../support/environment.js';
@@ -196,10 +197,11 @@ async function explainEndpoints(
   });
   await dataSource.initialize();
   try {
-    const companies = new CompanyReader(dataSource);
-    const pages = new PageReader(dataSource);
-    const files = new ScrapeFileReader(dataSource);
-    const snapshots = new PricingSnapshotReader(dataSource);
+    const reads = new ReadDatabase(dataSource);
+    const companies = new CompanyReader(reads);
+    const pages = new PageReader(reads);
+    const files = new ScrapeFileReader(reads);
+    const snapshots = new PricingSnapshotReader(reads);
     const slug = log.companySlugs[Math.floor(log.companySlugs.length / 2)] as string;
     const quarters = quartersBetween(log.firstVersion, log.lastVersion);
     const quarter = quarters[Math.floor(quarters.length / 2)] as string;

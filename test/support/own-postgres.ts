@@ -43,6 +43,33 @@ export class OwnPostgres {
     return cluster;
   }
 
+  /**
+   * A streaming replica of `primary` (running): a base backup taken with `pg_basebackup -R`,
+   * which writes the standby's connection to the primary; not started. Hot standby (PostgreSQL's
+   * default) lets it answer reads.
+   */
+  static async replicaOf(primary: OwnPostgres): Promise<OwnPostgres> {
+    const directory = mkdtempSync(join(tmpdir(), 'pricing-pg-replica-'));
+    if (primary.user) chownSync(directory, primary.user.uid, primary.user.gid);
+    const replica = new OwnPostgres(primary.binDir, directory, await freePort(), primary.user);
+    // initdb's trust authentication covers replication connections from 127.0.0.1 too.
+    await replica.run('pg_basebackup', [
+      '-D',
+      replica.dataDir,
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+      '-X',
+      'stream',
+      '--no-sync',
+      '-R',
+    ]);
+    return replica;
+  }
+
   get url(): string {
     return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
   }
@@ -120,7 +147,7 @@ export class OwnPostgres {
 }
 
 /** Where initdb and pg_ctl are: pg_config's answer, else the newest Debian-style install. */
-function postgresBinDir(): string {
+export function postgresBinDir(): string {
   try {
     const bindir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
     if (existsSync(join(bindir, 'initdb'))) return bindir;

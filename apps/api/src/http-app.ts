@@ -14,7 +14,7 @@ import {
   ObservabilityModule,
   observeHttp,
 } from '#app/observability';
-import { CheckpointStore, PersistenceModule } from '#app/persistence';
+import { CheckpointStore, PersistenceModule, ReadDatabase } from '#app/persistence';
 import type { FastifyInstance } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import type { Logger as PinoInstance } from 'pino';
@@ -138,12 +138,20 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication)
   const meter = app.get(RequestMeter);
   const metrics = app.get(Metrics);
   const immutableReads = app.get(ImmutableReadCache);
+  const reads = app.get(ReadDatabase);
   fastify.addHook('onRequest', refuseLongUrl);
+  // Each read has its reads go to one database (a replica or the primary), chosen on its first.
+  if (reads.hasReplicas) {
+    fastify.addHook('onRequest', (request, _reply, done) =>
+      request.method === 'GET' ? reads.withinRequest(done) : done(),
+    );
+  }
   serveImmutableReadsAheadOfNest(
     fastify,
     app.get(RequestAdmission),
     app.get(CheckpointStore),
     immutableReads,
+    reads,
   );
   fastify.addHook('onSend', async (request, reply, payload) => {
     void reply.header('x-request-id', request.id);

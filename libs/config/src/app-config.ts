@@ -1,5 +1,15 @@
 export type DatabaseConfig =
-  { type: 'sqlite'; path: string } | { type: 'postgres'; url: string; schema: string };
+  | { type: 'sqlite'; path: string }
+  | { type: 'postgres'; url: string; schema: string; readReplicas?: ReadReplicasConfig };
+
+/**
+ * PostgreSQL read replicas (DATABASE_READ_URLS): the read API's queries go to one of them when it
+ * is reachable, lags at most `maxLagMs` and holds every read model as it stands on the primary.
+ */
+export interface ReadReplicasConfig {
+  urls: string[];
+  maxLagMs: number;
+}
 
 /** Fastify's trustProxy: whom to believe about the client address (X-Forwarded-For). */
 export type TrustProxy = boolean | string;

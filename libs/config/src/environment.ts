@@ -52,6 +52,18 @@ export class EnvironmentVariables {
   DATABASE_SCHEMA?: string;
 
   @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/[^,]+(,postgres(ql)?:\/\/[^,]+)*$/, {
+    message: 'DATABASE_READ_URLS must be a comma-separated list of postgres://... URLs',
+  })
+  DATABASE_READ_URLS?: string;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  READ_REPLICA_MAX_LAG_MS?: number;
+
+  @IsOptional()
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://...' })
   REDIS_URL?: string;
 

@@ -129,6 +129,53 @@ describe('loadConfig values', () => {
     });
   });
 
+  it('reads PostgreSQL read replicas, in the primary schema, 5,000 ms of lag allowed by default', () => {
+    const database = loadConfig({
+      DATABASE_URL: 'postgres://db/pricing',
+      DATABASE_SCHEMA: 'tenant_a',
+      DATABASE_READ_URLS: 'postgres://replica-1/pricing,postgresql://u:p@replica-2:5433/pricing',
+    }).database;
+    expect(database).toEqual({
+      type: 'postgres',
+      url: 'postgres://db/pricing',
+      schema: 'tenant_a',
+      readReplicas: {
+        urls: ['postgres://replica-1/pricing', 'postgresql://u:p@replica-2:5433/pricing'],
+        maxLagMs: 5_000,
+      },
+    });
+  });
+
+  it('reads READ_REPLICA_MAX_LAG_MS', () => {
+    const database = loadConfig({
+      DATABASE_URL: 'postgres://db/pricing',
+      DATABASE_READ_URLS: 'postgres://replica/pricing',
+      READ_REPLICA_MAX_LAG_MS: '250',
+    }).database;
+    expect(database.type === 'postgres' && database.readReplicas?.maxLagMs).toBe(250);
+  });
+
+  it('has no read replicas unless DATABASE_READ_URLS names some', () => {
+    const database = loadConfig({ DATABASE_URL: 'postgres://db/pricing' }).database;
+    expect(database.type === 'postgres' && database.readReplicas).toBeUndefined();
+  });
+
+  it('refuses read replicas beside a SQLite database', () => {
+    expect(configError({ DATABASE_READ_URLS: 'postgres://replica/pricing' }).message).toContain(
+      'DATABASE_READ_URLS: read replicas need a postgres:// DATABASE_URL',
+    );
+  });
+
+  it('refuses a read replica URL that is not postgres://, and a negative lag', () => {
+    const message = configError({
+      DATABASE_URL: 'postgres://db/pricing',
+      DATABASE_READ_URLS: 'postgres://replica/pricing,mysql://other/pricing',
+      READ_REPLICA_MAX_LAG_MS: '-1',
+    }).message;
+    expect(message).toContain('DATABASE_READ_URLS must be a comma-separated list of postgres://');
+    expect(message).toContain('READ_REPLICA_MAX_LAG_MS');
+  });
+
   it('counts an empty string as unset', () => {
     const config = loadConfig({
       PORT: '',

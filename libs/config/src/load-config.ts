@@ -21,9 +21,27 @@ export interface LoadConfigOptions {
   overrides?: Record<string, string>;
 }
 
-function parseDatabaseUrl(url: string, schema: string): DatabaseConfig {
-  if (url.startsWith('sqlite:')) return { type: 'sqlite', path: url.slice('sqlite:'.length) };
-  return { type: 'postgres', url, schema };
+function parseDatabase(vars: EnvironmentVariables): DatabaseConfig {
+  const url = vars.DATABASE_URL ?? 'sqlite:./data/pricing.db';
+  const readUrls = vars.DATABASE_READ_URLS?.split(',');
+  if (url.startsWith('sqlite:')) {
+    if (readUrls) {
+      throw new ConfigError(
+        'Invalid configuration:\n  DATABASE_READ_URLS: read replicas need a postgres:// DATABASE_URL',
+      );
+    }
+    return { type: 'sqlite', path: url.slice('sqlite:'.length) };
+  }
+  const database: DatabaseConfig = {
+    type: 'postgres',
+    url,
+    schema: vars.DATABASE_SCHEMA ?? 'public',
+  };
+  if (!readUrls) return database;
+  return {
+    ...database,
+    readReplicas: { urls: readUrls, maxLagMs: vars.READ_REPLICA_MAX_LAG_MS ?? 5_000 },
+  };
 }
 
 function parseTrustProxy(value: string | undefined): TrustProxy {
@@ -55,10 +73,7 @@ export function loadConfig(
       port: vars.PORT ?? 3000,
       trustProxy: parseTrustProxy(vars.TRUST_PROXY),
     },
-    parseDatabaseUrl(
-      vars.DATABASE_URL ?? 'sqlite:./data/pricing.db',
-      vars.DATABASE_SCHEMA ?? 'public',
-    ),
+    parseDatabase(vars),
     {
       url: vars.REDIS_URL ?? 'redis://127.0.0.1:6379',
       queuePrefix,

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseConfig } from '#app/config';
 import type { DataSourceOptions } from 'typeorm';
+import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions.js';
 import { ApiKeyEntity } from './entities/api-key.entity.js';
 import { CompanyEntity } from './entities/company.entity.js';
 import { ExchangeRateEntity } from './entities/exchange-rate.entity.js';
@@ -68,13 +69,19 @@ interface SqliteConnection {
   ): unknown;
 }
 
+const COMMON_OPTIONS = {
+  entities: ENTITIES,
+  migrations: MIGRATIONS,
+  synchronize: false,
+  logging: false,
+};
+
 /** TypeORM options for either database. The schema comes only from migrations. */
 export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
-  const common = { entities: ENTITIES, migrations: MIGRATIONS, synchronize: false, logging: false };
   if (database.type === 'sqlite') {
     if (database.path !== ':memory:') mkdirSync(dirname(database.path), { recursive: true });
     return {
-      ...common,
+      ...COMMON_OPTIONS,
       type: 'better-sqlite3',
       database: database.path,
       enableWAL: true,
@@ -91,12 +98,36 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
       },
     };
   }
+  return postgresOptions(database.url, database.schema);
+}
+
+function postgresOptions(url: string, schema: string): PostgresDataSourceOptions {
   return {
-    ...common,
+    ...COMMON_OPTIONS,
     type: 'postgres',
-    url: database.url,
+    url,
     // TypeORM qualifies its own queries with `schema`; our raw SQL resolves through search_path.
-    schema: database.schema,
-    extra: { options: `-c search_path=${database.schema}` },
+    schema,
+    extra: { options: `-c search_path=${schema}` },
+  };
+}
+
+/** How long a read replica's connection may take: one out of reach is skipped, not waited for. */
+const REPLICA_CONNECT_TIMEOUT_MS = 2_000;
+
+/**
+ * TypeORM options for a read replica of the PostgreSQL `primary`: the same schema, no migrations
+ * (a replica is read-only: it follows the primary's), and a name its sessions show
+ * (pg_stat_activity.application_name).
+ */
+export function buildReplicaDataSourceOptions(
+  primary: Extract<DatabaseConfig, { type: 'postgres' }>,
+  url: string,
+): DataSourceOptions {
+  return {
+    ...postgresOptions(url, primary.schema),
+    migrations: [],
+    applicationName: 'pricing-read-replica',
+    connectTimeoutMS: REPLICA_CONNECT_TIMEOUT_MS,
   };
 }

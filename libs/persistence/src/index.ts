@@ -2,6 +2,7 @@ export { PersistenceModule } from './persistence.module.js';
 export { buildDataSourceOptions } from './database-options.js';
 export { MigrationStatus, runMigrations } from './migrate.js';
 export { Transaction, TransactionRunner } from './transaction-runner.js';
+export { ReadDatabase, type ReadTarget, type ReplicaState } from './replicas/read-database.js';
 export {
   EventStore,
   type PendingAppend,

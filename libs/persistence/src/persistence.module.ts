@@ -2,7 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '#app/config';
 import { DataSource } from 'typeorm';
-import { buildDataSourceOptions } from './database-options.js';
+import { buildDataSourceOptions, buildReplicaDataSourceOptions } from './database-options.js';
 import { EventStore } from './events/event-store.js';
 import { ApiKeyRepository } from './keys/api-key.repository.js';
 import { MigrationStatus, runMigrations } from './migrate.js';
@@ -17,10 +17,29 @@ import { PricingChangeReader } from './read-models/pricing-change.reader.js';
 import { PricingSnapshotReader } from './read-models/pricing-snapshot.reader.js';
 import { ReadModelTables } from './read-models/read-model-tables.js';
 import { ScrapeFileReader } from './read-models/scrape-file.reader.js';
+import { ReadDatabase } from './replicas/read-database.js';
+import { ReadReplica } from './replicas/read-replica.js';
+import { ReplicatedReadDatabase } from './replicas/replicated-read-database.js';
 import { TransactionRunner } from './transaction-runner.js';
 import { WebhookRepository } from './webhooks/webhook.repository.js';
 
+/** The read API's database: the primary, or a replica per request with DATABASE_READ_URLS. */
+const READ_DATABASE = {
+  provide: ReadDatabase,
+  inject: [DataSource, AppConfig, CheckpointStore],
+  useFactory: (primary: DataSource, config: AppConfig, checkpoints: CheckpointStore) => {
+    const { database } = config;
+    if (database.type !== 'postgres' || !database.readReplicas) return new ReadDatabase(primary);
+    const { urls, maxLagMs } = database.readReplicas;
+    const replicas = urls.map(
+      (url) => new ReadReplica(url, buildReplicaDataSourceOptions(database, url), maxLagMs),
+    );
+    return new ReplicatedReadDatabase(primary, replicas, maxLagMs, checkpoints);
+  },
+};
+
 const PROVIDERS = [
+  READ_DATABASE,
   TransactionRunner,
   MigrationStatus,
   EventStore,

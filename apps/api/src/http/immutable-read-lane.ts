@@ -1,6 +1,6 @@
 import type { ApiKeyScope } from '#app/access';
 import type { Feature } from '#app/config';
-import type { CheckpointStore } from '#app/persistence';
+import type { CheckpointStore, ReadDatabase } from '#app/persistence';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AdmissionRule, RequestAdmission } from '../auth/request-admission.js';
 import { sendErrorReply } from '../errors/error-body.filter.js';
@@ -67,6 +67,7 @@ export function serveImmutableReadsAheadOfNest(
   admission: RequestAdmission,
   checkpoints: CheckpointStore,
   cache: ImmutableReadCache,
+  reads: ReadDatabase,
 ): void {
   const answering = new Map<string, Promise<LaneAnswer | undefined>>();
   const goFirst = (request: FastifyRequest, reply: FastifyReply) => {
@@ -90,9 +91,14 @@ export function serveImmutableReadsAheadOfNest(
     const published = projectors ? checkpoints.publishedStamps(projectors) : null;
     try {
       await admission.admit(request, rule);
-      request.laneKey = projectors
-        ? `${request.url} @${await checkpoints.stamp(projectors, await published)}`
-        : request.url;
+      if (projectors) {
+        const stamp = await checkpoints.stamp(projectors, await published);
+        // The answer is made from these read models alone: a replica must hold them as stamped.
+        reads.noteFloor(projectors, stamp);
+        request.laneKey = `${request.url} @${stamp}`;
+      } else {
+        request.laneKey = request.url;
+      }
     } catch (error) {
       sendErrorReply(error, request, reply);
       return reply;

@@ -6,7 +6,7 @@ import { CheckpointStampBoard, type PublishedStamps } from './checkpoint-stamp-b
 
 export const START_OF_LOG: LogPosition = { transactionId: '0', seq: 0 };
 
-interface CheckpointRow {
+export interface CheckpointRow {
   last_seq: number | string;
   last_transaction_id: string;
 }
@@ -40,6 +40,10 @@ const LOCK_NOT_AVAILABLE = '55P03';
 
 /** An error message is kept whole enough to act on, never so long it floods a table or a log. */
 const MAX_FAILURE_LENGTH = 2_000;
+
+/** A checkpoint's stamp: its position and the time it last moved (see CheckpointStore.stamp). */
+export const checkpointStampOf = (row: CheckpointRow & { updated_at: string }): string =>
+  `${row.last_transaction_id}.${row.last_seq}.${row.updated_at}`;
 
 const positionOf = (row: CheckpointRow): LogPosition => ({
   transactionId: row.last_transaction_id,
@@ -157,9 +161,7 @@ export class CheckpointStore {
       }
       throw error;
     }
-    const stampOf = new Map(
-      rows.map((row) => [row.name, `${row.last_transaction_id}.${row.last_seq}.${row.updated_at}`]),
-    );
+    const stampOf = new Map(rows.map((row) => [row.name, checkpointStampOf(row)]));
     // A checkpoint not created yet has no stamp to publish.
     if (mode === 'settled' && stampOf.size < names.length) return null;
     return names.map((name) => stampOf.get(name) ?? '');

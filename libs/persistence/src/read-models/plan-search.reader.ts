@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionRunner } from '../transaction-runner.js';
+import { ReadDatabase } from '../replicas/read-database.js';
 
 /** What a plan search is filtered by; a list matches any of its values, and all filters hold. */
 export interface PlanSearchFilters {
@@ -80,7 +80,7 @@ function rateOf(currency: string): string {
  */
 @Injectable()
 export class PlanSearchReader {
-  constructor(private readonly transactions: TransactionRunner) {}
+  constructor(private readonly database: ReadDatabase) {}
 
   /**
    * The plans matching `filters` in `order`, `limit` from `offset`. The page is chosen on the
@@ -144,7 +144,7 @@ export class PlanSearchReader {
    * statement of its own, which a connection would keep for its life.
    */
   private read<T>(sql: string, parameters: unknown[]): Promise<T[]> {
-    return this.transactions.query<T>(sql, parameters);
+    return this.database.query<T>(sql, parameters);
   }
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, Repository } from 'typeorm';
+import type { Repository } from 'typeorm';
 import { PricingChangeEntity } from '../entities/pricing-change.entity.js';
+import { ReadDatabase } from '../replicas/read-database.js';
 import type { LogPosition } from '../events/event-store.js';
 import type { Transaction } from '../transaction-runner.js';
 
@@ -30,11 +31,7 @@ export interface PricingChangeQuery {
  */
 @Injectable()
 export class PricingChangeReader {
-  private readonly changes: Repository<PricingChangeEntity>;
-
-  constructor(dataSource: DataSource) {
-    this.changes = dataSource.getRepository(PricingChangeEntity);
-  }
+  constructor(private readonly database: ReadDatabase) {}
 
   page({
     after,
@@ -42,20 +39,22 @@ export class PricingChangeReader {
     companySlug,
     eventType,
   }: PricingChangeQuery): Promise<PricingChangeEntity[]> {
-    const query = this.changes
-      .createQueryBuilder('change')
-      .where(
-        '(change.eventTransactionId, change.eventSeq, change.changeIndex) > (:transactionId, :seq, :index)',
-        after,
-      )
-      .orderBy('change.eventTransactionId', 'ASC')
-      .addOrderBy('change.eventSeq', 'ASC')
-      .addOrderBy('change.changeIndex', 'ASC')
-      .limit(limit);
-    if (companySlug !== undefined)
-      query.andWhere('change.companySlug = :companySlug', { companySlug });
-    if (eventType !== undefined) query.andWhere('change.eventType = :eventType', { eventType });
-    return query.getMany();
+    return this.changes((changes) => {
+      const query = changes
+        .createQueryBuilder('change')
+        .where(
+          '(change.eventTransactionId, change.eventSeq, change.changeIndex) > (:transactionId, :seq, :index)',
+          after,
+        )
+        .orderBy('change.eventTransactionId', 'ASC')
+        .addOrderBy('change.eventSeq', 'ASC')
+        .addOrderBy('change.changeIndex', 'ASC')
+        .limit(limit);
+      if (companySlug !== undefined)
+        query.andWhere('change.companySlug = :companySlug', { companySlug });
+      if (eventType !== undefined) query.andWhere('change.eventType = :eventType', { eventType });
+      return query.getMany();
+    });
   }
 
   /**
@@ -63,11 +62,11 @@ export class PricingChangeReader {
    * inside `tx` when given.
    */
   async lastExtraction(tx?: Transaction): Promise<LogPosition> {
-    const changes = tx ? tx.manager.getRepository(PricingChangeEntity) : this.changes;
-    const last = await changes.findOne({
-      where: {},
-      order: { eventTransactionId: 'DESC', eventSeq: 'DESC' },
-    });
+    const lastOf = (changes: Repository<PricingChangeEntity>) =>
+      changes.findOne({ where: {}, order: { eventTransactionId: 'DESC', eventSeq: 'DESC' } });
+    const last = tx
+      ? await lastOf(tx.manager.getRepository(PricingChangeEntity))
+      : await this.changes(lastOf);
     return last
       ? { transactionId: String(last.eventTransactionId), seq: Number(last.eventSeq) }
       : { transactionId: '0', seq: 0 };
@@ -80,30 +79,36 @@ export class PricingChangeReader {
   async extractionsAfter(after: LogPosition, limit: number): Promise<PricingChangeEntity[]> {
     const afterExtraction = '(change.eventTransactionId, change.eventSeq) > (:transactionId, :seq)';
     const positions = { transactionId: after.transactionId, seq: String(after.seq) };
-    const last = await this.changes
-      .createQueryBuilder('change')
-      .select('change.eventTransactionId', 'transaction_id')
-      .addSelect('change.eventSeq', 'seq')
-      .distinct(true)
-      .where(afterExtraction, positions)
-      .orderBy('change.eventTransactionId', 'ASC')
-      .addOrderBy('change.eventSeq', 'ASC')
-      .offset(limit - 1)
-      .limit(1)
-      .getRawOne<{ transaction_id: string | number; seq: string | number }>();
-    const query = this.changes
-      .createQueryBuilder('change')
-      .where(afterExtraction, positions)
-      .orderBy('change.eventTransactionId', 'ASC')
-      .addOrderBy('change.eventSeq', 'ASC')
-      .addOrderBy('change.changeIndex', 'ASC');
-    if (last) {
-      query.andWhere(
-        '(change.eventTransactionId, change.eventSeq) <= (:lastTransactionId, :lastSeq)',
-        { lastTransactionId: String(last.transaction_id), lastSeq: String(last.seq) },
-      );
-    }
-    return query.getMany();
+    return this.changes(async (changes) => {
+      const last = await changes
+        .createQueryBuilder('change')
+        .select('change.eventTransactionId', 'transaction_id')
+        .addSelect('change.eventSeq', 'seq')
+        .distinct(true)
+        .where(afterExtraction, positions)
+        .orderBy('change.eventTransactionId', 'ASC')
+        .addOrderBy('change.eventSeq', 'ASC')
+        .offset(limit - 1)
+        .limit(1)
+        .getRawOne<{ transaction_id: string | number; seq: string | number }>();
+      const query = changes
+        .createQueryBuilder('change')
+        .where(afterExtraction, positions)
+        .orderBy('change.eventTransactionId', 'ASC')
+        .addOrderBy('change.eventSeq', 'ASC')
+        .addOrderBy('change.changeIndex', 'ASC');
+      if (last) {
+        query.andWhere(
+          '(change.eventTransactionId, change.eventSeq) <= (:lastTransactionId, :lastSeq)',
+          { lastTransactionId: String(last.transaction_id), lastSeq: String(last.seq) },
+        );
+      }
+      return query.getMany();
+    });
+  }
+
+  private changes<T>(read: (changes: Repository<PricingChangeEntity>) => Promise<T>): Promise<T> {
+    return this.database.repository(PricingChangeEntity, read);
   }
 }
 

@@ -1,16 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { PricingDocument } from '#app/domain';
-import {
-  Between,
-  DataSource,
-  In,
-  LessThanOrEqual,
-  Repository,
-  type SelectQueryBuilder,
-} from 'typeorm';
+import { Between, In, LessThanOrEqual, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { CompanyEntity } from '../entities/company.entity.js';
 import { PricingPageEntity } from '../entities/pricing-page.entity.js';
 import { PricingSnapshotEntity } from '../entities/pricing-snapshot.entity.js';
+import { ReadDatabase } from '../replicas/read-database.js';
 import { afterExtraction } from './feed-cursor.js';
 import type { ExtractionPosition, FeedPosition } from './pricing-change.reader.js';
 
@@ -64,26 +58,26 @@ export interface PricingExport {
  */
 @Injectable()
 export class PricingSnapshotReader {
-  private readonly snapshots: Repository<PricingSnapshotEntity>;
-
-  constructor(dataSource: DataSource) {
-    this.snapshots = dataSource.getRepository(PricingSnapshotEntity);
-  }
+  constructor(private readonly database: ReadDatabase) {}
 
   find(pageId: string, version: string): Promise<PricingSnapshotEntity | null> {
-    return this.snapshots.findOneBy({ pageId, version });
+    return this.snapshots((snapshots) => snapshots.findOneBy({ pageId, version }));
   }
 
   latest(pageId: string): Promise<PricingSnapshotEntity | null> {
-    return this.snapshots.findOne({ where: { pageId }, order: { version: 'DESC' } });
+    return this.snapshots((snapshots) =>
+      snapshots.findOne({ where: { pageId }, order: { version: 'DESC' } }),
+    );
   }
 
   /** The extraction in force on `date`: the latest of a version on or before it. */
   latestOnOrBefore(pageId: string, date: string): Promise<PricingSnapshotEntity | null> {
-    return this.snapshots.findOne({
-      where: { pageId, version: LessThanOrEqual(date) },
-      order: { version: 'DESC' },
-    });
+    return this.snapshots((snapshots) =>
+      snapshots.findOne({
+        where: { pageId, version: LessThanOrEqual(date) },
+        order: { version: 'DESC' },
+      }),
+    );
   }
 
   earliestInRange(
@@ -91,16 +85,18 @@ export class PricingSnapshotReader {
     start: string,
     end: string,
   ): Promise<PricingSnapshotEntity | null> {
-    return this.snapshots.findOne({
-      where: { pageId, version: Between(start, end) },
-      order: { version: 'ASC' },
-    });
+    return this.snapshots((snapshots) =>
+      snapshots.findOne({
+        where: { pageId, version: Between(start, end) },
+        order: { version: 'ASC' },
+      }),
+    );
   }
 
   /** The extractions of these versions (those that exist), in no particular order. */
   ofVersions(pageId: string, versions: readonly string[]): Promise<PricingSnapshotEntity[]> {
     if (versions.length === 0) return Promise.resolve([]);
-    return this.snapshots.findBy({ pageId, version: In([...versions]) });
+    return this.snapshots((snapshots) => snapshots.findBy({ pageId, version: In([...versions]) }));
   }
 
   /**
@@ -108,44 +104,14 @@ export class PricingSnapshotReader {
    * has one, by composite slug; each found through the (page_id, version) index.
    */
   inForceOn(date: string, selection: PageSelection): Promise<PageExtraction[]> {
-    const builder = this.snapshots
-      .createQueryBuilder('snapshot')
-      .innerJoin(PricingPageEntity, 'page', 'page.id = snapshot.pageId')
-      .innerJoin(CompanyEntity, 'company', 'company.slug = snapshot.companySlug')
-      .select('page.compositeSlug', 'composite_slug')
-      .addSelect('snapshot.companySlug', 'company_slug')
-      .addSelect('snapshot.version', 'version')
-      .addSelect('snapshot.document', 'document')
-      .where(
-        (query) =>
-          'snapshot.version = ' +
-          query
-            .subQuery()
-            .select('MAX(latest.version)')
-            .from(PricingSnapshotEntity, 'latest')
-            .where('latest.pageId = snapshot.pageId AND latest.version <= :date')
-            .getQuery(),
-        { date },
-      )
-      .orderBy('page.compositeSlug');
-    if (selection.categories)
-      builder.andWhere('company.category IN (:...categories)', {
-        categories: selection.categories,
-      });
-    if (selection.employees)
-      builder.andWhere('company.employees IN (:...employees)', { employees: selection.employees });
-    if (selection.companySlugs)
-      builder.andWhere('snapshot.companySlug IN (:...slugs)', { slugs: selection.companySlugs });
-    return builder.getRawMany<PageExtraction>();
+    return this.snapshots((snapshots) => inForceOn(snapshots, date, selection));
   }
 
   /** Every version with an extraction, oldest first. */
   async versions(pageId: string): Promise<string[]> {
-    const rows = await this.snapshots.find({
-      select: { version: true },
-      where: { pageId },
-      order: { version: 'ASC' },
-    });
+    const rows = await this.snapshots((snapshots) =>
+      snapshots.find({ select: { version: true }, where: { pageId }, order: { version: 'ASC' } }),
+    );
     return rows.map((row) => row.version);
   }
 
@@ -155,7 +121,7 @@ export class PricingSnapshotReader {
    */
   async openExport(after: FeedPosition, limit?: number): Promise<PricingExport> {
     const from = { transactionId: after.transactionId, seq: after.seq };
-    const last = await this.lastOfExport(from, limit);
+    const last = await this.snapshots((snapshots) => lastOfExport(snapshots, from, limit));
     if (!last) {
       return {
         next: after,
@@ -165,34 +131,9 @@ export class PricingSnapshotReader {
     }
     return {
       next: afterExtraction(last),
-      size: () => this.range(from, last).getCount(),
+      size: () => this.snapshots((snapshots) => range(snapshots, from, last).getCount()),
       documents: () => this.documentsBetween(from, last),
     };
-  }
-
-  /** The position of the limit-th extraction after `after` (or the last there is); null: none. */
-  private async lastOfExport(
-    after: ExtractionPosition,
-    limit?: number,
-  ): Promise<ExtractionPosition | null> {
-    const positions = () =>
-      this.afterPosition(after)
-        .select('snapshot.eventTransactionId', 'transaction_id')
-        .addSelect('snapshot.eventSeq', 'seq');
-    // The limit-th: an index range of `limit` entries.
-    const row =
-      (limit === undefined
-        ? undefined
-        : await this.inFeedOrder(positions())
-            .offset(limit - 1)
-            .limit(1)
-            .getRawOne<PositionRow>()) ??
-      (await positions()
-        .orderBy('snapshot.eventTransactionId', 'DESC')
-        .addOrderBy('snapshot.eventSeq', 'DESC')
-        .limit(1)
-        .getRawOne<PositionRow>());
-    return row ? positionOf(row) : null;
   }
 
   private async *documentsBetween(
@@ -200,42 +141,114 @@ export class PricingSnapshotReader {
     through: ExtractionPosition,
   ): AsyncGenerator<PricingDocument[]> {
     for (let from = after; ;) {
-      const rows = await this.inFeedOrder(
-        this.range(from, through)
-          .select('snapshot.eventTransactionId', 'transaction_id')
-          .addSelect('snapshot.eventSeq', 'seq')
-          .addSelect('snapshot.document', 'document'),
-      )
-        .limit(EXPORT_CHUNK)
-        .getRawMany<PositionRow & { document: string }>();
+      const rows = await this.snapshots((snapshots) =>
+        inFeedOrder(
+          range(snapshots, from, through)
+            .select('snapshot.eventTransactionId', 'transaction_id')
+            .addSelect('snapshot.eventSeq', 'seq')
+            .addSelect('snapshot.document', 'document'),
+        )
+          .limit(EXPORT_CHUNK)
+          .getRawMany<PositionRow & { document: string }>(),
+      );
       if (rows.length > 0) yield rows.map((row) => JSON.parse(row.document) as PricingDocument);
       if (rows.length < EXPORT_CHUNK) return;
       from = positionOf(rows.at(-1)!);
     }
   }
 
-  /** The extractions after `after`, up to `through` included. */
-  private range(
-    after: ExtractionPosition,
-    through: ExtractionPosition,
-  ): SelectQueryBuilder<PricingSnapshotEntity> {
-    return this.afterPosition(after).andWhere(
-      '(snapshot.eventTransactionId, snapshot.eventSeq) <= (:throughTransactionId, :throughSeq)',
-      { throughTransactionId: through.transactionId, throughSeq: through.seq },
-    );
+  private snapshots<T>(
+    read: (snapshots: Repository<PricingSnapshotEntity>) => Promise<T>,
+  ): Promise<T> {
+    return this.database.repository(PricingSnapshotEntity, read);
   }
+}
 
-  private afterPosition(after: ExtractionPosition): SelectQueryBuilder<PricingSnapshotEntity> {
-    return this.snapshots
-      .createQueryBuilder('snapshot')
-      .where('(snapshot.eventTransactionId, snapshot.eventSeq) > (:transactionId, :seq)', after);
-  }
+function inForceOn(
+  snapshots: Repository<PricingSnapshotEntity>,
+  date: string,
+  selection: PageSelection,
+): Promise<PageExtraction[]> {
+  const builder = snapshots
+    .createQueryBuilder('snapshot')
+    .innerJoin(PricingPageEntity, 'page', 'page.id = snapshot.pageId')
+    .innerJoin(CompanyEntity, 'company', 'company.slug = snapshot.companySlug')
+    .select('page.compositeSlug', 'composite_slug')
+    .addSelect('snapshot.companySlug', 'company_slug')
+    .addSelect('snapshot.version', 'version')
+    .addSelect('snapshot.document', 'document')
+    .where(
+      (query) =>
+        'snapshot.version = ' +
+        query
+          .subQuery()
+          .select('MAX(latest.version)')
+          .from(PricingSnapshotEntity, 'latest')
+          .where('latest.pageId = snapshot.pageId AND latest.version <= :date')
+          .getQuery(),
+      { date },
+    )
+    .orderBy('page.compositeSlug');
+  if (selection.categories)
+    builder.andWhere('company.category IN (:...categories)', {
+      categories: selection.categories,
+    });
+  if (selection.employees)
+    builder.andWhere('company.employees IN (:...employees)', { employees: selection.employees });
+  if (selection.companySlugs)
+    builder.andWhere('snapshot.companySlug IN (:...slugs)', { slugs: selection.companySlugs });
+  return builder.getRawMany<PageExtraction>();
+}
 
-  private inFeedOrder(
-    query: SelectQueryBuilder<PricingSnapshotEntity>,
-  ): SelectQueryBuilder<PricingSnapshotEntity> {
-    return query
-      .orderBy('snapshot.eventTransactionId', 'ASC')
-      .addOrderBy('snapshot.eventSeq', 'ASC');
-  }
+/** The position of the limit-th extraction after `after` (or the last there is); null: none. */
+async function lastOfExport(
+  snapshots: Repository<PricingSnapshotEntity>,
+  after: ExtractionPosition,
+  limit?: number,
+): Promise<ExtractionPosition | null> {
+  const positions = () =>
+    afterPosition(snapshots, after)
+      .select('snapshot.eventTransactionId', 'transaction_id')
+      .addSelect('snapshot.eventSeq', 'seq');
+  // The limit-th: an index range of `limit` entries.
+  const row =
+    (limit === undefined
+      ? undefined
+      : await inFeedOrder(positions())
+          .offset(limit - 1)
+          .limit(1)
+          .getRawOne<PositionRow>()) ??
+    (await positions()
+      .orderBy('snapshot.eventTransactionId', 'DESC')
+      .addOrderBy('snapshot.eventSeq', 'DESC')
+      .limit(1)
+      .getRawOne<PositionRow>());
+  return row ? positionOf(row) : null;
+}
+
+/** The extractions after `after`, up to `through` included. */
+function range(
+  snapshots: Repository<PricingSnapshotEntity>,
+  after: ExtractionPosition,
+  through: ExtractionPosition,
+): SelectQueryBuilder<PricingSnapshotEntity> {
+  return afterPosition(snapshots, after).andWhere(
+    '(snapshot.eventTransactionId, snapshot.eventSeq) <= (:throughTransactionId, :throughSeq)',
+    { throughTransactionId: through.transactionId, throughSeq: through.seq },
+  );
+}
+
+function afterPosition(
+  snapshots: Repository<PricingSnapshotEntity>,
+  after: ExtractionPosition,
+): SelectQueryBuilder<PricingSnapshotEntity> {
+  return snapshots
+    .createQueryBuilder('snapshot')
+    .where('(snapshot.eventTransactionId, snapshot.eventSeq) > (:transactionId, :seq)', after);
+}
+
+function inFeedOrder(
+  query: SelectQueryBuilder<PricingSnapshotEntity>,
+): SelectQueryBuilder<PricingSnapshotEntity> {
+  return query.orderBy('snapshot.eventTransactionId', 'ASC').addOrderBy('snapshot.eventSeq', 'ASC');
 }
