@@ -6,6 +6,7 @@ import { TransactionRunner } from '#app/persistence';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectionRunner } from '../apps/worker/src/projections/projection-runner.js';
 import { getJson, ingestAndProject } from './support/catalogue-fixture.js';
+import { runCli } from './support/cli-process.js';
 import { expectThirtyOfSixtyServed } from './support/metering.js';
 import { records } from './support/records.js';
 import { clusterUnavailableReason, RedisCluster } from './support/redis-cluster.js';
@@ -142,16 +143,28 @@ describe.skipIf(unavailable !== null)('the service on a Redis Cluster', () => {
     }
   });
 
-  it('shows the queues in the dashboard', async () => {
-    const response = await fetch(`${api.baseUrl}/admin/queues/api/queues`, {
+  it('counts the queues alike in the dashboard, /health/ready and the CLI', async () => {
+    // The five records of the tests above, each a job.
+    const dashboard = await fetch(`${api.baseUrl}/admin/queues/api/queues`, {
       headers: { authorization: `Bearer ${environment.env.ADMIN_TOKEN}` },
     });
-    expect(response.status).toBe(200);
-    const { queues } = (await response.json()) as {
+    expect(dashboard.status).toBe(200);
+    const { queues } = (await dashboard.json()) as {
       queues: { name: string; counts: Record<string, number> }[];
     };
-    // The five records of the tests above, each a job.
     expect(queues.find((queue) => queue.name === 'ingest')?.counts.completed).toBe(5);
+
+    const ready = await fetch(`${new URL(api.baseUrl).origin}/health/ready`);
+    const readiness = (await ready.json()) as {
+      info: Record<string, { status: string; ingest?: { completed: number } }>;
+    };
+    expect([ready.status, readiness.info.redis?.status]).toEqual([200, 'up']);
+    expect(readiness.info.queues?.ingest?.completed).toBe(5);
+
+    // A process of its own, configured by the environment alone.
+    const stats = await runCli(environment.env, ['queue:stats', '--json']);
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(JSON.parse(stats.stdout)).toMatchObject({ ingest: { completed: 5, failed: 0 } });
   });
 
   it("loses no accepted record when the queues' master fails over during ingestion", async () => {
