@@ -6,6 +6,7 @@ import { RECORD_TYPES } from '#app/domain';
 import { TransactionRunner } from '#app/persistence';
 import { ingestAndProject, type GeneralErrorBody } from './support/catalogue-fixture.js';
 import { hostileJson, hostileString, oddJsonText } from './support/hostile-input.js';
+import { keysMatching } from './support/redis-keys.js';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
@@ -86,11 +87,8 @@ const READ_MODELS = ['companies', 'pricing_pages', 'scrape_files', 'pricing_snap
 async function storeState(): Promise<StoreState> {
   const ingestQueue = api.app.get(IngestQueue);
   const database = api.app.get(TransactionRunner);
-  let manifests = 0;
   const match = `${api.config.redis.queuePrefix}:ingest-batch:*`;
-  for await (const keys of ingestQueue.redis.scanStream({ match, count: 1000 })) {
-    manifests += (keys as string[]).length;
-  }
+  const manifests = (await keysMatching(ingestQueue.redis, match)).length;
   const readModels: Record<string, unknown[]> = {};
   for (const table of READ_MODELS) {
     readModels[table] = await database.query(`SELECT * FROM ${table} ORDER BY id`);

@@ -11,6 +11,12 @@ import {
   ISO_TIMESTAMP,
   type JsonResponse,
 } from './support/catalogue-fixture.js';
+import {
+  countsOf as countsOfKey,
+  expectThirtyOfSixtyServed,
+  usageOf as usageOfKey,
+  type Usage,
+} from './support/metering.js';
 import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
@@ -96,19 +102,6 @@ interface IssuedKey {
   name: string;
 }
 
-interface Usage {
-  plan: string;
-  hourly: {
-    limit: number;
-    used: number;
-    remaining: number;
-    window_started_at: string | null;
-    reset_at: string | null;
-  };
-  credits: { limit: number; used: number; remaining: number; reset_at: string };
-  burst: { limit_per_second: number };
-}
-
 /** A 429 or 503 body in either shape: `message` on the general one, `code` on files and pricing. */
 interface RefusalBody {
   error: string;
@@ -178,17 +171,8 @@ async function issueKey(
 const get = <T = RefusalBody>(path: string, key: string | null, headers?: Record<string, string>) =>
   getJson<T>(api, path, key, headers);
 
-async function usageOf(key: string): Promise<Usage> {
-  const response = await getJson<Usage>(api, '/api/usage', key);
-  expect(response.status).toBe(200);
-  return response.body;
-}
-
-/** The key's hourly count and credits used, as its own usage shows them. */
-async function countsOf(key: string): Promise<{ hourly: number; credits: number }> {
-  const { hourly, credits } = await usageOf(key);
-  return { hourly: hourly.used, credits: credits.used };
-}
+const usageOf = (key: string) => usageOfKey(api, key);
+const countsOf = (key: string) => countsOfKey(api, key);
 
 /** `count` answers of `path` that must all be 200 (each one charged). */
 async function spend(key: string, count: number, path = ROUTES.companies): Promise<void> {
@@ -580,13 +564,7 @@ describe('the hourly window', () => {
   // At the default burst limit (20 a second): charged answers take none of it.
   it('answers 60 concurrent requests of a 30-an-hour key with exactly 30 x 200 and 30 x 429', async () => {
     const { key } = await issueKey('thirty');
-    const answers = await Promise.all(Array.from({ length: 60 }, () => get(ROUTES.files, key)));
-    const statuses = answers.map((response) => response.status);
-    expect(statuses.filter((status) => status === 200)).toHaveLength(30);
-    const refused = answers.filter((response) => response.status === 429);
-    expect(refused).toHaveLength(30);
-    for (const response of refused) expect(response.body.code).toBe('RATE_LIMIT_EXCEEDED');
-    expect(await countsOf(key)).toEqual({ hourly: 30, credits: 30 });
+    await expectThirtyOfSixtyServed(api, key, ROUTES.files);
   });
 
   it('answers every one of 60 concurrent requests of a key with room in its window', async () => {

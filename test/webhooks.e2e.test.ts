@@ -1,6 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { components } from '#app/client';
 import { WEBHOOK_QUEUE } from '#app/contracts';
 import { PricingChangeReader } from '#app/persistence';
@@ -12,6 +10,7 @@ import { records } from './support/records.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 import { waitFor } from './support/wait-for.js';
+import { Receiver, type Delivery } from './support/webhook-receiver.js';
 
 /**
  * Webhooks: registration, listing and deletion, and deliveries to a real receiver on loopback
@@ -22,65 +21,11 @@ const environment = testEnvironment();
 let api: TestApp;
 let key: string;
 
-interface Delivery {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-  answered: number;
-}
-
 interface DeliveryBody {
   id: string;
   type: string;
   webhook_id: string;
   changes: { slug: string; to_version: string; event_type: string }[];
-}
-
-/**
- * A webhook receiver: records every request, and answers the first `failures` of them badly
- * (503s, then a connection cut without an answer) before it takes the rest with 204.
- */
-class Receiver {
-  readonly deliveries: Delivery[] = [];
-  private readonly server: Server;
-  private failuresLeft: number;
-
-  constructor(failures: number) {
-    this.failuresLeft = failures;
-    this.server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const failing = this.failuresLeft > 0;
-        this.failuresLeft -= 1;
-        const answered = !failing ? 204 : this.failuresLeft === 0 ? 0 : 503;
-        this.deliveries.push({
-          path: request.url ?? '',
-          headers: request.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-          answered,
-        });
-        if (answered === 0) request.socket.destroy();
-        else response.writeHead(answered).end();
-      });
-    });
-  }
-
-  async start(): Promise<string> {
-    await new Promise<void>((ready) => this.server.listen(0, '127.0.0.1', ready));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  taken(path: string): Delivery[] {
-    return this.deliveries.filter(
-      (delivery) => delivery.path === path && delivery.answered === 204,
-    );
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((closed) => this.server.close(() => closed()));
-  }
 }
 
 /** The receiver's check, written from the README's description rather than the signing code. */

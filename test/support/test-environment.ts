@@ -3,13 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type AppConfig } from '#app/config';
-import { Redis } from 'ioredis';
+import { createRedisConnection } from '#app/contracts';
 import pg from 'pg';
+import { deleteKeysMatching } from './redis-keys.js';
 
 /**
  * Where one test file keeps its data: its own SQLite file or PostgreSQL schema, and its own
  * BullMQ prefix, so files can run in parallel against the same servers.
  * TEST_DATABASE_URL picks the database: unset or `sqlite` for SQLite, or a postgres:// URL.
+ * Redis is the machine's (REDIS_URL), or the Redis Cluster that an override of
+ * REDIS_CLUSTER_NODES names: REDIS_URL is then left empty, which counts as unset.
  */
 export interface TestEnvironment {
   /** Environment variables for loadConfig or for a child process. */
@@ -26,6 +29,10 @@ export function testEnvironment(overrides: Record<string, string> = {}): TestEnv
   const id = randomBytes(5).toString('hex');
   const databaseUrl = process.env.TEST_DATABASE_URL ?? 'sqlite';
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  // Where cleanup deletes the keys: an override of REDIS_URL may be a server the test stopped.
+  const keyStore = overrides.REDIS_CLUSTER_NODES
+    ? { REDIS_CLUSTER_NODES: overrides.REDIS_CLUSTER_NODES }
+    : { REDIS_URL: redisUrl };
   const dialect = databaseUrl.startsWith('postgres') ? 'postgres' : 'sqlite';
   const directory = dialect === 'sqlite' ? mkdtempSync(join(tmpdir(), 'pricing-test-')) : null;
   const schema = `t_${id}`;
@@ -33,7 +40,7 @@ export function testEnvironment(overrides: Record<string, string> = {}): TestEnv
   const env: Record<string, string> = {
     DATABASE_URL: directory ? `sqlite:${join(directory, 'test.db')}` : databaseUrl,
     DATABASE_SCHEMA: schema,
-    REDIS_URL: redisUrl,
+    REDIS_URL: overrides.REDIS_CLUSTER_NODES ? '' : redisUrl,
     QUEUE_PREFIX: prefix,
     ADMIN_TOKEN: `admin-token-${id}-0123456789`,
     DEMO_DATA: 'false',
@@ -62,16 +69,11 @@ export function testEnvironment(overrides: Record<string, string> = {}): TestEnv
     config: (more = {}) => loadConfig({ ...env, ...more }),
     dropDatabase,
     async cleanup() {
-      const redis = new Redis(redisUrl);
+      const redis = createRedisConnection(loadConfig(keyStore).redis, 'test-cleanup');
       try {
         // The queues under {test-<id>}, the counters under test-<id>: (QUEUE_PREFIX's namespace).
         for (const pattern of [`${prefix}*`, `test-${id}:*`]) {
-          for (let cursor = '0'; ;) {
-            const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-            if (keys.length > 0) await redis.del(...keys);
-            cursor = next;
-            if (cursor === '0') break;
-          }
+          await deleteKeysMatching(redis, pattern);
         }
       } finally {
         redis.disconnect();

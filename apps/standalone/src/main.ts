@@ -19,8 +19,8 @@ const PROGRESS_EVERY_MS = 3_000;
  */
 async function main(): Promise<void> {
   const config = loadConfig(undefined, { demoDataByDefault: true, logLevelByDefault: 'warn' });
-  const redis =
-    config.redis.url === DEFAULT_REDIS_URL ? await startLocalRedisIfNeeded('./data/redis') : null;
+  const usesDefaultRedis = !config.redis.clusterNodes && config.redis.url === DEFAULT_REDIS_URL;
+  const redis = usesDefaultRedis ? await startLocalRedisIfNeeded('./data/redis') : null;
   if (redis) console.log('Started redis-server on 127.0.0.1:6379 (data in ./data/redis)');
 
   const app = await createHttpApp(config, { extraModules: [WorkerModule], shutdownHooks: false });

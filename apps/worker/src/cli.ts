@@ -10,7 +10,7 @@ import {
   type ApiKeyScope,
 } from '#app/access';
 import { AppConfig, ConfigModule, loadConfig } from '#app/config';
-import { INGEST_QUEUE, IngestQueue } from '#app/contracts';
+import { INGEST_QUEUE, IngestQueue, type RedisConnection } from '#app/contracts';
 import { QueueInspector } from '#app/observability';
 import {
   CheckpointStore,
@@ -26,7 +26,6 @@ import {
   type ProjectorName,
 } from '#app/persistence';
 import { conversionTargetFor, EXPORT_FORMATS, type ExportFormat } from '#app/domain';
-import type { Redis } from 'ioredis';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { BatchStatusService, IngestModule, IngestService } from '#app/ingest';
 import {
@@ -75,11 +74,13 @@ async function withContext<T>(
   }
 }
 
-async function redisReachable(redis: Redis): Promise<void> {
+async function redisReachable(redis: RedisConnection): Promise<void> {
   try {
     await redis.ping();
   } catch (error) {
-    throw new Error(`Redis (REDIS_URL) is unreachable: ${(error as Error).message}`);
+    throw new Error(
+      `Redis (REDIS_URL or REDIS_CLUSTER_NODES) is unreachable: ${(error as Error).message}`,
+    );
   }
 }
 

@@ -1,8 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import type { AppConfig } from '#app/config';
-import { createRedisConnection, isFinalFailure } from '#app/contracts';
+import { createRedisConnection, isFinalFailure, type RedisConnection } from '#app/contracts';
 import { isNotConnectionError, Worker, type Job, type WorkerOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
 
 /** One queue's worker as a host runs it: what it runs and how it reports each job. */
 export interface QueueWorkerSpec<Data, Result extends { outcome: string }> {
@@ -27,7 +26,7 @@ export interface QueueWorkerSpec<Data, Result extends { outcome: string }> {
  * failure as a warning), and drained on shutdown within the grace time.
  */
 export class QueueWorker<Data, Result extends { outcome: string }> {
-  private connection?: Redis;
+  private connection?: RedisConnection;
   private worker?: Worker<Data, Result>;
 
   constructor(
@@ -39,7 +38,7 @@ export class QueueWorker<Data, Result extends { outcome: string }> {
   start(): void {
     const { spec } = this;
     // Blocking commands of a worker must wait out a Redis outage instead of failing.
-    this.connection = createRedisConnection(this.config.redis.url, spec.connectionName, {
+    this.connection = createRedisConnection(this.config.redis, spec.connectionName, {
       maxRetriesPerRequest: null,
     });
     this.worker = new Worker<Data, Result>(spec.queue, spec.run, {

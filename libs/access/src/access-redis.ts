@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#app/config';
-import { createRedisConnection } from '#app/contracts';
-import type { Redis } from 'ioredis';
+import { createRedisConnection, type RedisConnection } from '#app/contracts';
+import { Redis } from 'ioredis';
 import type { LuaScript } from './metering/lua-script.js';
 
 /**
@@ -19,11 +19,11 @@ const pastDeadline = () => new Error('Command timed out');
 
 @Injectable()
 export class AccessRedis implements OnApplicationShutdown {
-  readonly connection: Redis;
+  readonly connection: RedisConnection;
   private readonly namespace: string;
 
   constructor(config: AppConfig) {
-    this.connection = createRedisConnection(config.redis.url, 'access', {
+    this.connection = createRedisConnection(config.redis, 'access', {
       maxRetriesPerRequest: 1,
       // No commandTimeout: it would hide the reply of a command Redis still runs (see run()).
       autoResendUnfulfilledCommands: false,
@@ -31,7 +31,11 @@ export class AccessRedis implements OnApplicationShutdown {
       // The counting of requests served side by side goes out in one write.
       enableAutoPipelining: true,
     });
-    this.connection.on('close', () => this.failCommandsInFlight());
+    // A cluster's node connections never reconnect, so ioredis fails their commands itself.
+    if (this.connection instanceof Redis) {
+      const connection = this.connection;
+      connection.on('close', () => failCommandsInFlight(connection));
+    }
     this.namespace = config.redis.keyNamespace;
   }
 
@@ -66,7 +70,10 @@ export class AccessRedis implements OnApplicationShutdown {
     return this.withinDeadline(this.connection.publish(channel, message));
   }
 
-  /** Loads the script (once per Redis server) when Redis does not know it. */
+  /**
+   * Sends the script itself when Redis does not know it, which also keeps it there. (A SCRIPT
+   * LOAD would go to any node of a cluster, not necessarily the one that holds the keys.)
+   */
   private async evalsha(
     script: LuaScript,
     keys: string[],
@@ -76,22 +83,8 @@ export class AccessRedis implements OnApplicationShutdown {
       return await this.connection.evalsha(script.sha, keys.length, ...keys, ...args);
     } catch (error) {
       if (!(error as Error).message?.startsWith('NOSCRIPT')) throw error;
-      await this.connection.script('LOAD', script.lua);
-      return this.connection.evalsha(script.sha, keys.length, ...keys, ...args);
+      return this.connection.eval(script.lua, keys.length, ...keys, ...args);
     }
-  }
-
-  /**
-   * The commands whose answers the closed connection lost fail, as "Connection is closed.".
-   * ioredis 6.0.0 leaves them unsettled when it reconnects at once without resending them
-   * (redis/ioredis#2193, fixed upstream after 6.0.0), and an unsettled command holds up every
-   * auto-pipelined one after it: metering would time out until the process restarts. The
-   * `close` event comes on the next tick, before any reconnection replaces the queue.
-   */
-  private failCommandsInFlight(): void {
-    const lost = new Error('Connection is closed.');
-    let item;
-    while ((item = this.connection.commandQueue.shift())) item.command.reject(lost);
   }
 
   /**
@@ -142,4 +135,17 @@ export class AccessRedis implements OnApplicationShutdown {
     }
     await this.connection.quit().catch(() => undefined);
   }
+}
+
+/**
+ * The commands whose answers the closed connection lost fail, as "Connection is closed.".
+ * ioredis 6.0.0 leaves them unsettled when it reconnects at once without resending them
+ * (redis/ioredis#2193, fixed upstream after 6.0.0), and an unsettled command holds up every
+ * auto-pipelined one after it: metering would time out until the process restarts. The
+ * `close` event comes on the next tick, before any reconnection replaces the queue.
+ */
+function failCommandsInFlight(connection: Redis): void {
+  const lost = new Error('Connection is closed.');
+  let item;
+  while ((item = connection.commandQueue.shift())) item.command.reject(lost);
 }

@@ -1,7 +1,6 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#app/config';
-import { createRedisConnection } from '#app/contracts';
-import type { Redis } from 'ioredis';
+import { createRedisConnection, type RedisConnection } from '#app/contracts';
 import { AccessRedis } from './access-redis.js';
 import { ApiKeysService } from './api-keys.service.js';
 
@@ -12,14 +11,14 @@ import { ApiKeysService } from './api-keys.service.js';
  */
 @Injectable()
 export class KeyRevocationListener implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly subscriber: Redis;
+  private readonly subscriber: RedisConnection;
 
   constructor(
     config: AppConfig,
     private readonly redis: AccessRedis,
     private readonly keys: ApiKeysService,
   ) {
-    this.subscriber = createRedisConnection(config.redis.url, 'key-revocations', {
+    this.subscriber = createRedisConnection(config.redis, 'key-revocations', {
       lazyConnect: true,
     });
   }

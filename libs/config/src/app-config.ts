@@ -1,3 +1,9 @@
+/** A node of a Redis Cluster, as REDIS_CLUSTER_NODES names it. */
+export interface RedisClusterNode {
+  host: string;
+  port: number;
+}
+
 export type DatabaseConfig =
   | { type: 'sqlite'; path: string }
   | { type: 'postgres'; url: string; schema: string; readReplicas?: ReadReplicasConfig };
@@ -29,8 +35,14 @@ export class AppConfig {
     /**
      * `keyNamespace` starts every other key (counters, channels): the queue prefix without its
      * braces, so each key can carry its own hash tag (an API key's id) on Redis Cluster.
+     * `clusterNodes`, when set, makes every connection a cluster client, and `url` goes unused.
      */
-    readonly redis: { url: string; queuePrefix: string; keyNamespace: string },
+    readonly redis: {
+      url: string;
+      clusterNodes: RedisClusterNode[] | null;
+      queuePrefix: string;
+      keyNamespace: string;
+    },
     readonly adminToken: string | null,
     /** Cheapest first. */
     readonly plans: PlanDefinition[],

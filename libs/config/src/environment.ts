@@ -18,6 +18,12 @@ import { RECORD_BOUNDS } from '#app/domain';
 const SCRAPER_MAX_LENGTH = RECORD_BOUNDS.scrape.scraper.maxLength;
 const SCRAPER_NAME = `[a-z0-9_]{1,${SCRAPER_MAX_LENGTH}}`;
 
+/** A TCP port from 1 to 65535. */
+const PORT =
+  '([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
+/** A host name or IPv4 address and a port. */
+const HOST_PORT = `[A-Za-z0-9.-]+:${PORT}`;
+
 const toBoolean = ({ value }: { value: unknown }) =>
   value === 'true' ? true : value === 'false' ? false : value;
 const toInteger = ({ value }: { value: unknown }) =>
@@ -66,6 +72,13 @@ export class EnvironmentVariables {
   @IsOptional()
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://...' })
   REDIS_URL?: string;
+
+  /** Instead of REDIS_URL: some nodes of a Redis Cluster, from which the client finds the rest. */
+  @IsOptional()
+  @Matches(new RegExp(`^${HOST_PORT}(,${HOST_PORT})*$`), {
+    message: 'REDIS_CLUSTER_NODES must be a comma-separated list of host:port (port 1 to 65535)',
+  })
+  REDIS_CLUSTER_NODES?: string;
 
   @IsOptional()
   @IsString()

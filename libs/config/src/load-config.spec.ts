@@ -27,8 +27,9 @@ describe('loadConfig defaults', () => {
     expect(config.database).toEqual({ type: 'sqlite', path: './data/pricing.db' });
   });
 
-  it('uses Redis on 127.0.0.1:6379', () => {
+  it('uses Redis on 127.0.0.1:6379, not a cluster', () => {
     expect(config.redis.url).toBe('redis://127.0.0.1:6379');
+    expect(config.redis.clusterNodes).toBeNull();
   });
 
   it('has no admin token and no demo data', () => {
@@ -239,6 +240,12 @@ describe('loadConfig refusals', () => {
     ['DATABASE_URL', 'sqlite:'],
     ['DATABASE_SCHEMA', 'Bad-Schema'],
     ['REDIS_URL', 'http://127.0.0.1:6379'],
+    ['REDIS_CLUSTER_NODES', 'redis://10.0.0.1:6379'],
+    ['REDIS_CLUSTER_NODES', '10.0.0.1'],
+    ['REDIS_CLUSTER_NODES', '10.0.0.1:0'],
+    ['REDIS_CLUSTER_NODES', '10.0.0.1:65536'],
+    ['REDIS_CLUSTER_NODES', '10.0.0.1:7000,,10.0.0.2:7000'],
+    ['REDIS_CLUSTER_NODES', '10.0.0.1:7000 10.0.0.2:7000'],
     ['ADMIN_TOKEN', 'short'],
     ['DEMO_DATA', 'maybe'],
     ['DEMO_DATA', 'yes'],
@@ -356,5 +363,40 @@ describe('loadConfig PLANS_FILE', () => {
   it('refuses a missing file, naming PLANS_FILE', () => {
     const error = configError({ PLANS_FILE: join(dir, 'does-not-exist.json') });
     expect(error.message).toContain('PLANS_FILE');
+  });
+});
+
+describe('loadConfig REDIS_CLUSTER_NODES', () => {
+  it('reads each node of the list as a host and a port', () => {
+    const config = loadConfig({
+      REDIS_CLUSTER_NODES: 'redis-a:7000,10.0.0.2:7001,redis-c.internal:65535',
+    });
+    expect(config.redis.clusterNodes).toEqual([
+      { host: 'redis-a', port: 7000 },
+      { host: '10.0.0.2', port: 7001 },
+      { host: 'redis-c.internal', port: 65535 },
+    ]);
+    expect(config.redis.queuePrefix).toBe('{pricing}');
+  });
+
+  it('refuses it beside REDIS_URL, naming both', () => {
+    const error = configError({
+      REDIS_URL: 'redis://cache:6379',
+      REDIS_CLUSTER_NODES: 'redis-a:7000',
+    });
+    expect(error.message).toContain('REDIS_URL, REDIS_CLUSTER_NODES: set one of them, not both');
+  });
+
+  it('takes it beside an empty REDIS_URL, which counts as unset', () => {
+    const config = loadConfig({ REDIS_URL: '', REDIS_CLUSTER_NODES: 'redis-a:7000' });
+    expect(config.redis.clusterNodes).toEqual([{ host: 'redis-a', port: 7000 }]);
+  });
+
+  it('refuses a QUEUE_PREFIX without a hash tag on a cluster, and takes it on one server', () => {
+    const error = configError({ REDIS_CLUSTER_NODES: 'redis-a:7000', QUEUE_PREFIX: 'pricing' });
+    expect(error.message).toContain('QUEUE_PREFIX: must hold a hash tag');
+    expect(loadConfig({ QUEUE_PREFIX: 'pricing' }).redis.queuePrefix).toBe('pricing');
+    const tagged = loadConfig({ REDIS_CLUSTER_NODES: 'redis-a:7000', QUEUE_PREFIX: 'app:{q}' });
+    expect(tagged.redis.queuePrefix).toBe('app:{q}');
   });
 });

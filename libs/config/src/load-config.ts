@@ -1,6 +1,11 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { AppConfig, type DatabaseConfig, type TrustProxy } from './app-config.js';
+import {
+  AppConfig,
+  type DatabaseConfig,
+  type RedisClusterNode,
+  type TrustProxy,
+} from './app-config.js';
 import { ConfigError } from './config.error.js';
 import { EnvironmentVariables } from './environment.js';
 import { DEFAULT_PLANS, loadPlansFile } from './plans.js';
@@ -44,6 +49,28 @@ function parseDatabase(vars: EnvironmentVariables): DatabaseConfig {
   };
 }
 
+function parseClusterNodes(value: string): RedisClusterNode[] {
+  return value.split(',').map((node) => {
+    const [host, port] = node.split(':') as [string, string];
+    return { host, port: Number(port) };
+  });
+}
+
+/**
+ * What the variables ask that cannot be: one Redis and a cluster at once, or queues whose keys
+ * a cluster would spread over slots (BullMQ's scripts then fail with CROSSSLOT).
+ */
+function redisConflicts(vars: EnvironmentVariables, queuePrefix: string): string[] {
+  if (vars.REDIS_CLUSTER_NODES === undefined) return [];
+  if (vars.REDIS_URL !== undefined) {
+    return ['REDIS_URL, REDIS_CLUSTER_NODES: set one of them, not both'];
+  }
+  if (!/\{[^}]+\}/.test(queuePrefix)) {
+    return ['QUEUE_PREFIX: must hold a hash tag such as {pricing} on a Redis Cluster'];
+  }
+  return [];
+}
+
 function parseTrustProxy(value: string | undefined): TrustProxy {
   if (value === undefined || value === 'false') return false;
   return value === 'true' ? true : value;
@@ -59,14 +86,16 @@ export function loadConfig(
     Object.entries({ ...env, ...options.overrides }).filter(([, value]) => value !== ''),
   );
   const vars = plainToInstance(EnvironmentVariables, raw);
-  const errors = validateSync(vars, { skipMissingProperties: false });
-  if (errors.length > 0) {
-    const lines = errors.map(
+  const queuePrefix = vars.QUEUE_PREFIX ?? DEFAULT_QUEUE_PREFIX;
+  const lines = [
+    ...validateSync(vars, { skipMissingProperties: false }).map(
       (error) => `${error.property}: ${Object.values(error.constraints ?? {}).join('; ')}`,
-    );
+    ),
+    ...redisConflicts(vars, queuePrefix),
+  ];
+  if (lines.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
-  const queuePrefix = vars.QUEUE_PREFIX ?? DEFAULT_QUEUE_PREFIX;
   return new AppConfig(
     {
       host: vars.HOST ?? '127.0.0.1',
@@ -76,6 +105,7 @@ export function loadConfig(
     parseDatabase(vars),
     {
       url: vars.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      clusterNodes: vars.REDIS_CLUSTER_NODES ? parseClusterNodes(vars.REDIS_CLUSTER_NODES) : null,
       queuePrefix,
       keyNamespace: queuePrefix.replace(/[{}]/g, ''),
     },

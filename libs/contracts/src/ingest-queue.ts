@@ -1,21 +1,20 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#app/config';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { ingestJobOptions } from './ingest-queue-options.js';
 import { INGEST_QUEUE } from './queues.js';
-import { createRedisConnection } from './redis-connection.js';
+import { createRedisConnection, type RedisConnection } from './redis-connection.js';
 import type { IngestJobData, IngestJobResult } from './ingest-job.js';
 
 /** The producer side of the ingest queue, with the configured default job options. */
 @Injectable()
 export class IngestQueue implements OnApplicationShutdown {
   readonly queue: Queue<IngestJobData, IngestJobResult>;
-  private readonly connection: Redis;
+  private readonly connection: RedisConnection;
 
   constructor(config: AppConfig) {
     // A producer fails fast when Redis is away, so a request can answer 503 instead of hanging.
-    this.connection = createRedisConnection(config.redis.url, 'producer', {
+    this.connection = createRedisConnection(config.redis, 'producer', {
       maxRetriesPerRequest: 1,
     });
     this.queue = new Queue(INGEST_QUEUE, {
@@ -28,7 +27,7 @@ export class IngestQueue implements OnApplicationShutdown {
   }
 
   /** Plain commands on the queue's connection (batch manifests live next to the jobs). */
-  get redis(): Redis {
+  get redis(): RedisConnection {
     return this.connection;
   }
 

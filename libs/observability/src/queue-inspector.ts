@@ -1,8 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#app/config';
-import { createRedisConnection, QUEUES } from '#app/contracts';
+import { createRedisConnection, QUEUES, type RedisConnection } from '#app/contracts';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 
 /** The states whose job counts the metrics and the queue health report. */
 export const JOB_STATES = [
@@ -28,11 +27,11 @@ export interface QueueCounts {
  */
 @Injectable()
 export class QueueInspector implements OnApplicationShutdown {
-  readonly connection: Redis;
+  readonly connection: RedisConnection;
   private readonly queues: Queue[];
 
   constructor(config: AppConfig) {
-    this.connection = createRedisConnection(config.redis.url, 'inspector', {
+    this.connection = createRedisConnection(config.redis, 'inspector', {
       maxRetriesPerRequest: 1,
       commandTimeout: 1_000,
       lazyConnect: true,

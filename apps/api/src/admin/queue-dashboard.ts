@@ -140,7 +140,7 @@ function queueBoard(config: AppConfig): {
   close: () => Promise<void>;
 } {
   // Fail fast when Redis is away, so the board answers with an error instead of hanging.
-  const connection = createRedisConnection(config.redis.url, 'queue-dashboard', {
+  const connection = createRedisConnection(config.redis, 'queue-dashboard', {
     maxRetriesPerRequest: 1,
     commandTimeout: 2_000,
   });

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#app/config';
-import { createRedisConnection, WEBHOOK_QUEUE } from '#app/contracts';
+import { createRedisConnection, WEBHOOK_QUEUE, type RedisConnection } from '#app/contracts';
 import {
   PricingChangeReader,
   pricingChangeView,
@@ -16,7 +16,6 @@ import {
   type WebhookJobResult,
 } from '#app/webhooks';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { PollingLoop } from '../polling-loop.js';
 
 /** Extractions whose deliveries are queued in one step. */
@@ -43,7 +42,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     'webhook dispatch',
     () => this.step(),
   );
-  private connection?: Redis;
+  private connection?: RedisConnection;
   private queue?: Queue<WebhookJobData, WebhookJobResult>;
 
   constructor(
@@ -54,7 +53,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationBootstrap(): void {
     // Fails fast when Redis is away: the position stays, and the next tick tries again.
-    this.connection = createRedisConnection(this.config.redis.url, 'webhook-dispatch', {
+    this.connection = createRedisConnection(this.config.redis, 'webhook-dispatch', {
       maxRetriesPerRequest: 1,
     });
     this.queue = new Queue(WEBHOOK_QUEUE, {

@@ -1,7 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#app/config';
-import { createRedisConnection } from '#app/contracts';
-import type { Redis } from 'ioredis';
+import { createRedisConnection, type RedisConnection } from '#app/contracts';
 
 /** What the board holds for some projectors, in the order they were asked for. */
 export interface PublishedStamps {
@@ -73,12 +72,12 @@ interface BoardCommands {
  */
 @Injectable()
 export class CheckpointStampBoard implements OnApplicationShutdown {
-  private readonly connection: Redis & BoardCommands;
+  private readonly connection: RedisConnection & BoardCommands;
   private readonly stampsKey: string;
   private readonly fencesKey: string;
 
   constructor(config: AppConfig) {
-    const connection = createRedisConnection(config.redis.url, 'checkpoints', {
+    const connection = createRedisConnection(config.redis, 'checkpoints', {
       maxRetriesPerRequest: 1,
       // Nothing waits on a stalled Redis: a reader falls back to the database, a projector's
       // transaction rolls back and runs again (a late reply changes nothing that matters).
@@ -90,7 +89,7 @@ export class CheckpointStampBoard implements OnApplicationShutdown {
     connection.defineCommand('readCheckpointStamps', { numberOfKeys: 2, lua: READ });
     connection.defineCommand('unsettleCheckpointStamps', { numberOfKeys: 2, lua: UNSETTLE });
     connection.defineCommand('publishCheckpointStamps', { numberOfKeys: 2, lua: PUBLISH });
-    this.connection = connection as Redis & BoardCommands;
+    this.connection = connection as RedisConnection & BoardCommands;
     this.stampsKey = `${config.redis.keyNamespace}:{checkpoints}:stamps`;
     this.fencesKey = `${config.redis.keyNamespace}:{checkpoints}:fences`;
   }
