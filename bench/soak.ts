@@ -29,7 +29,8 @@ import {
 } from '#app/domain';
 import { buildDataSourceOptions } from '#app/persistence';
 import { parsePrometheusText } from '../test/support/prometheus-text.js';
-import { serviceEnvironment } from './support/environment.js';
+import { serviceEnvironment, type ServiceEnvironment } from './support/environment.js';
+import { startInfrastructure } from './support/infrastructure.js';
 import { ingest, untilProjected } from './support/ingest.js';
 import { openLoop, percentile, type Outcome } from './support/load.js';
 import {
@@ -257,6 +258,22 @@ function jobsBetween(
   return Object.fromEntries(
     Object.entries(after).map(([outcome, count]) => [outcome, count - (before[outcome] ?? 0)]),
   );
+}
+
+/**
+ * The read API's requests by the database their queries went to (`database_reads_total`, only
+ * counted with read replicas), summed over `apis`; empty without replicas.
+ */
+async function readsByDatabase(apis: ServiceProcess[]): Promise<Record<string, number>> {
+  const reads: Record<string, number> = {};
+  for (const api of apis) {
+    const text = await fetch(`${api.origin}/metrics`).then((response) => response.text());
+    for (const sample of parsePrometheusText(text).series('database_reads_total')) {
+      const target = sample.labels.target as string;
+      reads[target] = (reads[target] ?? 0) + sample.value;
+    }
+  }
+  return reads;
 }
 
 /** The credits a key has used this month (`GET /v1/api/usage`, itself never charged). */
@@ -537,10 +554,14 @@ async function soak() {
   const sampleEverySeconds = Math.min(15, Math.max(0.5, (options.seconds - warmUpSeconds) / 20));
   const failures: string[] = [];
 
-  const infrastructure = { redis: 'one server', database: 'one server' };
-  const environment = await serviceEnvironment(context, 'soak');
+  const infrastructure = await startInfrastructure(context, options);
+  let environment: ServiceEnvironment | null = null;
   let fleet: Fleet | null = null;
   try {
+    log(
+      `Redis: ${infrastructure.description.redis}; database: ${infrastructure.description.database}`,
+    );
+    environment = await serviceEnvironment(infrastructure.context, 'soak');
     log(
       `soak: ${options.seconds} s on ${environment.database.type}, ` +
         `${options.apis} API and ${options.workers} worker process(es)`,
@@ -604,6 +625,7 @@ async function soak() {
       missing.length === 0
         ? await unservedRecords(fleet.anyApi, readHeaders, [...accepted.values()])
         : [];
+    const databaseReads = await readsByDatabase(fleet.liveApis);
     // Before they stop: a process's peak resident memory is gone with it.
     const memory = Object.fromEntries(
       fleet.started.map((service) => [
@@ -644,7 +666,10 @@ async function soak() {
     const { charged, chargeable2xx } = load.charges;
     if (charged !== chargeable2xx) {
       failures.push(
-        `the read key was charged ${charged} credits for ${chargeable2xx} charged 2xx answers`,
+        `the read key was charged ${charged} credits for ${chargeable2xx} charged 2xx answers` +
+          (load.reads.errors.timeout
+            ? ` (${load.reads.errors.timeout.count} reads timed out here: the API may have answered them 2xx)`
+            : ''),
       );
     }
     return {
@@ -669,14 +694,17 @@ async function soak() {
         served: missing.length === 0 ? accepted.size - unserved.length : null,
       },
       charges: load.charges,
+      /** By the APIs running at the end (a replaced one's counts went with it). */
+      databaseReads,
       restarts: load.restarts,
-      infrastructure,
+      infrastructure: infrastructure.description,
       memory,
       failures,
     };
   } finally {
     await fleet?.stop();
-    await environment.cleanup();
+    await environment?.cleanup();
+    await infrastructure.stop();
   }
 }
 
@@ -684,6 +712,10 @@ type SoakReport = Awaited<ReturnType<typeof soak>>;
 
 function printReport(report: SoakReport): void {
   const { reads, ingest } = report;
+  console.log(
+    `Redis: ${report.infrastructure.redis}; database: ${report.infrastructure.database}; ` +
+      `${report.options.apis} API and ${report.options.workers} worker process(es)\n`,
+  );
   const load = (name: string, summary: LoadSummary) => [
     name,
     String(summary.requests),
@@ -729,6 +761,13 @@ function printReport(report: SoakReport): void {
   console.log(
     `reads by status: ${statuses(reads)}; ingest batches by status: ${statuses(ingest.batches)}`,
   );
+  const targets = Object.entries(report.databaseReads);
+  if (targets.length > 0) {
+    console.log(
+      `read API requests by database (APIs running at the end): ` +
+        targets.map(([target, count]) => `${count} ${target}`).join(', '),
+    );
+  }
   for (const restart of report.restarts) {
     console.log(
       `restart: ${restart.killed} killed at ${restart.atSeconds.toFixed(1)} s, ` +

@@ -4,9 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Redis } from 'ioredis';
 import pg from 'pg';
-import type { DatabaseConfig } from '#app/config';
+import { loadConfig, type DatabaseConfig } from '#app/config';
+import { createRedisConnection } from '#app/contracts';
+import { deleteKeysMatching } from '../../test/support/redis-keys.js';
 import type { BenchContext } from './scenario.js';
 import { ROOT, SERVICE_NODE_FLAGS, startServices, type ServiceProcess } from './service.js';
 
@@ -71,9 +72,18 @@ export async function benchEnvironment(
   };
 }
 
-/** `databaseUrl` is a PostgreSQL server's URL, or `sqlite` for a new database file. */
+/**
+ * The servers a run's processes use: `databaseUrl` is a PostgreSQL server's URL, or `sqlite` for
+ * a new database file; `redisClusterNodes`, when set, is a Redis Cluster used instead of
+ * `redisUrl`; `databaseReadUrls`, replicas of the PostgreSQL server for the read API.
+ */
+export type ServiceContext = Pick<BenchContext, 'databaseUrl' | 'redisUrl'> & {
+  redisClusterNodes?: string;
+  databaseReadUrls?: string;
+};
+
 export async function serviceEnvironment(
-  context: Pick<BenchContext, 'databaseUrl' | 'redisUrl'>,
+  context: ServiceContext,
   name: string,
 ): Promise<ServiceEnvironment> {
   const sqlite = context.databaseUrl === 'sqlite';
@@ -92,7 +102,10 @@ export async function serviceEnvironment(
     ...(database.type === 'postgres'
       ? { DATABASE_URL: database.url, DATABASE_SCHEMA: database.schema }
       : { DATABASE_URL: `sqlite:${database.path}` }),
-    REDIS_URL: context.redisUrl,
+    ...(context.redisClusterNodes
+      ? { REDIS_CLUSTER_NODES: context.redisClusterNodes }
+      : { REDIS_URL: context.redisUrl }),
+    ...(context.databaseReadUrls ? { DATABASE_READ_URLS: context.databaseReadUrls } : {}),
     QUEUE_PREFIX: prefix,
     ADMIN_TOKEN: `bench-admin-token-${randomBytes(8).toString('hex')}`,
     PLANS_FILE: plansFile,
@@ -112,6 +125,7 @@ export async function serviceEnvironment(
     return stdout;
   };
   await cli('migrate');
+  const redisConfig = loadConfig(env).redis;
   return {
     env,
     database,
@@ -131,15 +145,11 @@ export async function serviceEnvironment(
     async cleanup() {
       if (database.type === 'postgres') await dropSchema(database);
       rmSync(directory, { recursive: true, force: true });
-      const redis = new Redis(context.redisUrl);
+      // The run's own Redis or Redis Cluster, as its processes' configuration names it.
+      const redis = createRedisConnection(redisConfig, 'bench-cleanup');
       try {
         for (const pattern of [`${prefix}*`, `bench-${id}:*`]) {
-          for (let cursor = '0'; ;) {
-            const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-            if (keys.length > 0) await redis.del(...keys);
-            cursor = next;
-            if (cursor === '0') break;
-          }
+          await deleteKeysMatching(redis, pattern);
         }
       } finally {
         redis.disconnect();

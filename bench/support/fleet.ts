@@ -74,6 +74,10 @@ export class Fleet {
     return this.rotation[0]!;
   }
 
+  get liveApis(): ServiceProcess[] {
+    return this.rotation.filter(running);
+  }
+
   get liveWorkers(): ServiceProcess[] {
     return this.workers.filter(running);
   }
