@@ -102,8 +102,9 @@ export async function serviceEnvironment(
     ...(database.type === 'postgres'
       ? { DATABASE_URL: database.url, DATABASE_SCHEMA: database.schema }
       : { DATABASE_URL: `sqlite:${database.path}` }),
+    // An empty REDIS_URL is unset: one exported in the shell must not name a second Redis.
     ...(context.redisClusterNodes
-      ? { REDIS_CLUSTER_NODES: context.redisClusterNodes }
+      ? { REDIS_CLUSTER_NODES: context.redisClusterNodes, REDIS_URL: '' }
       : { REDIS_URL: context.redisUrl }),
     ...(context.databaseReadUrls ? { DATABASE_READ_URLS: context.databaseReadUrls } : {}),
     QUEUE_PREFIX: prefix,
