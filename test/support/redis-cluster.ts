@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Redis } from 'ioredis';
 import { freePort } from './free-port.js';
+import { onOneConnection } from './redis-server.js';
 import { waitFor } from './wait-for.js';
 
 /*
@@ -102,18 +102,9 @@ class ClusterNode {
 
   /** Runs one command on this node alone. */
   async command(...args: string[]): Promise<unknown> {
-    const client = new Redis(this.port, '127.0.0.1', {
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-    });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      return await client.call(args[0]!, ...args.slice(1));
-    } finally {
-      client.disconnect();
-    }
+    return onOneConnection(`redis://127.0.0.1:${this.port}`, (client) =>
+      client.call(args[0]!, ...args.slice(1)),
+    );
   }
 
   async info(section: string): Promise<string> {

@@ -44,20 +44,11 @@ export class OwnRedis {
     } else args.push('--appendonly', 'no');
     if (this.password !== null) args.push('--requirepass', this.password);
     this.child = spawn('redis-server', args, { stdio: 'ignore' });
-    await waitFor('redis to answer', async () => {
-      const client = new Redis(this.url, {
-        lazyConnect: true,
-        maxRetriesPerRequest: 0,
-        retryStrategy: () => null,
-      });
-      client.on('error', () => undefined);
-      try {
-        await client.connect();
-        return (await client.ping()) === 'PONG' ? true : undefined;
-      } finally {
-        client.disconnect();
-      }
-    });
+    await waitFor('redis to answer', () =>
+      onOneConnection(this.url, async (client) =>
+        (await client.ping()) === 'PONG' ? true : undefined,
+      ),
+    );
   }
 
   /** SIGKILL: an outage, not a clean shutdown. */
@@ -74,5 +65,27 @@ export class OwnRedis {
   async remove(): Promise<void> {
     await this.stop();
     if (this.directory) rmSync(this.directory, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs `work` on a connection of its own to `url` that gives up at once instead of retrying
+ * (a server that is not there fails the call), and closes it.
+ */
+export async function onOneConnection<T>(
+  url: string,
+  work: (client: Redis) => Promise<T>,
+): Promise<T> {
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return await work(client);
+  } finally {
+    client.disconnect();
   }
 }
