@@ -26,26 +26,24 @@ export interface LoadConfigOptions {
   overrides?: Record<string, string>;
 }
 
+const databaseUrlOf = (vars: EnvironmentVariables) =>
+  vars.DATABASE_URL ?? 'sqlite:./data/pricing.db';
+
 function parseDatabase(vars: EnvironmentVariables): DatabaseConfig {
-  const url = vars.DATABASE_URL ?? 'sqlite:./data/pricing.db';
-  const readUrls = vars.DATABASE_READ_URLS?.split(',');
-  if (url.startsWith('sqlite:')) {
-    if (readUrls) {
-      throw new ConfigError(
-        'Invalid configuration:\n  DATABASE_READ_URLS: read replicas need a postgres:// DATABASE_URL',
-      );
-    }
-    return { type: 'sqlite', path: url.slice('sqlite:'.length) };
-  }
+  const url = databaseUrlOf(vars);
+  if (url.startsWith('sqlite:')) return { type: 'sqlite', path: url.slice('sqlite:'.length) };
   const database: DatabaseConfig = {
     type: 'postgres',
     url,
     schema: vars.DATABASE_SCHEMA ?? 'public',
   };
-  if (!readUrls) return database;
+  if (!vars.DATABASE_READ_URLS) return database;
   return {
     ...database,
-    readReplicas: { urls: readUrls, maxLagMs: vars.READ_REPLICA_MAX_LAG_MS ?? 5_000 },
+    readReplicas: {
+      urls: vars.DATABASE_READ_URLS.split(','),
+      maxLagMs: vars.READ_REPLICA_MAX_LAG_MS ?? 5_000,
+    },
   };
 }
 
@@ -57,18 +55,22 @@ function parseClusterNodes(value: string): RedisClusterNode[] {
 }
 
 /**
- * What the variables ask that cannot be: one Redis and a cluster at once, or queues whose keys
- * a cluster would spread over slots (BullMQ's scripts then fail with CROSSSLOT).
+ * What the variables ask together that cannot be: read replicas of an SQLite file, one Redis and
+ * a cluster at once, or queues whose keys a cluster would spread over slots (BullMQ's scripts
+ * then fail with CROSSSLOT).
  */
-function redisConflicts(vars: EnvironmentVariables, queuePrefix: string): string[] {
-  if (vars.REDIS_CLUSTER_NODES === undefined) return [];
+function conflicts(vars: EnvironmentVariables, queuePrefix: string): string[] {
+  const found: string[] = [];
+  if (vars.DATABASE_READ_URLS !== undefined && databaseUrlOf(vars).startsWith('sqlite:')) {
+    found.push('DATABASE_READ_URLS: read replicas need a postgres:// DATABASE_URL');
+  }
+  if (vars.REDIS_CLUSTER_NODES === undefined) return found;
   if (vars.REDIS_URL !== undefined) {
-    return ['REDIS_URL, REDIS_CLUSTER_NODES: set one of them, not both'];
+    found.push('REDIS_URL, REDIS_CLUSTER_NODES: set one of them, not both');
+  } else if (!/\{[^}]+\}/.test(queuePrefix)) {
+    found.push('QUEUE_PREFIX: must hold a hash tag such as {pricing} on a Redis Cluster');
   }
-  if (!/\{[^}]+\}/.test(queuePrefix)) {
-    return ['QUEUE_PREFIX: must hold a hash tag such as {pricing} on a Redis Cluster'];
-  }
-  return [];
+  return found;
 }
 
 function parseTrustProxy(value: string | undefined): TrustProxy {
@@ -91,7 +93,7 @@ export function loadConfig(
     ...validateSync(vars, { skipMissingProperties: false }).map(
       (error) => `${error.property}: ${Object.values(error.constraints ?? {}).join('; ')}`,
     ),
-    ...redisConflicts(vars, queuePrefix),
+    ...conflicts(vars, queuePrefix),
   ];
   if (lines.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
