@@ -25,5 +25,6 @@ export * from './errors/dependency-missing.error.js';
 export * from './errors/undecodable-event.error.js';
 export * from './pricing-document.js';
 export * from './periods.js';
+export * from './value-patterns.js';
 export * from './pricing-diff.js';
 export * from './analytics/index.js';

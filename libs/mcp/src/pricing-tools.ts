@@ -1,5 +1,11 @@
 import type { paths } from '#app/client';
-import { CATEGORIES, COMPANY_SLUG, PRICING_CHANGE_TYPES, SERIES_STEPS } from '#app/domain';
+import {
+  CATEGORIES,
+  COMPANY_SLUG,
+  PRICING_CHANGE_TYPES,
+  SERIES_STEPS,
+  VALUE_PATTERNS,
+} from '#app/domain';
 import * as z from 'zod';
 
 /**
@@ -55,12 +61,12 @@ export interface PricingTool {
   call(args: Record<string, unknown>): RestCall | LocalRefusal;
 }
 
-// The OpenAPI document's patterns: the slug's is the domain's; the others are the document's own.
+// The OpenAPI document's patterns, from the domain as the document takes them (the sort's
+// field list is the persistence layer's, out of this library's reach, and is written below).
 const SLUG_PATTERN = COMPANY_SLUG.source;
-const DATE_PATTERN = '^[1-9]\\d{3}(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])$';
-const PERIOD_PATTERN =
-  '^[1-9]\\d{3}((0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])|[Qq][1-4]|[Mm](0?[1-9]|1[0-2])|(0[1-9]|1[0-2])|[Ww](0?[1-9]|[1-4]\\d|5[0-3]))$';
-const CURRENCY_PATTERN = '^[A-Za-z]{3}$';
+const DATE_PATTERN = VALUE_PATTERNS.version;
+const PERIOD_PATTERN = VALUE_PATTERNS.period;
+const CURRENCY_PATTERN = VALUE_PATTERNS.currencyParameter;
 const CATEGORY_NAMES = CATEGORIES.join(', ');
 
 interface StringBounds {
@@ -200,7 +206,7 @@ export const PRICING_TOOLS: readonly PricingTool[] = [
         examples: ['communication'],
       }).optional(),
       employees: text('An exact size band, N+ or N-M', {
-        pattern: '^\\d+(\\+|-\\d+)$',
+        pattern: VALUE_PATTERNS.employees,
         examples: ['51-200', '1000+'],
       }).optional(),
       sort: text(

@@ -24,6 +24,7 @@ import {
 } from '../http/query-parameters.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
+import { PATTERNS } from '../openapi/patterns.js';
 import { EXPORT_BODY_EXAMPLES, EXPORT_ERROR_EXAMPLES } from './export.examples.js';
 import { ExportQueries } from './export.queries.js';
 
@@ -99,7 +100,7 @@ export class ExportController implements BeforeApplicationShutdown {
     name: 'currency',
     required: false,
     type: String,
-    pattern: '^[A-Za-z]{3}$',
+    pattern: PATTERNS.currencyParameter,
     description:
       'Three letters (ISO 4217, any case): each charge also carries converted (NDJSON), or ' +
       'the CSV gains converted_currency, converted_monthly_equivalent, rate and rate_date, ' +

@@ -5,6 +5,7 @@ import {
   OPEN_IDENTIFIER,
   PRICING_CHANGE_TYPES,
   type PricingChangeType,
+  VALUE_PATTERNS,
 } from '#app/domain';
 import { decodeCursor, START_OF_FEED, type FeedPosition } from '#app/persistence';
 import { ApiError } from '../errors/api-error.js';
@@ -208,9 +209,11 @@ export function sortParameter<F extends string>(
   return { sort: field, descending: match[1] === '-' || match[3] === 'desc' };
 }
 
+const CURRENCY_PARAMETER = new RegExp(VALUE_PATTERNS.currencyParameter);
+
 /** Three letters, any case, answered upper-case; else 400 INVALID_CURRENCY. */
 function currencyCodeOf(name: string, text: string): string {
-  if (!/^[A-Za-z]{3}$/.test(text)) {
+  if (!CURRENCY_PARAMETER.test(text)) {
     throw new ApiError(
       400,
       'INVALID_CURRENCY',

@@ -82,7 +82,7 @@ export const CURRENCY_PARAMETER = {
   name: 'currency',
   required: false,
   type: String,
-  pattern: '^[A-Za-z]{3}$',
+  pattern: PATTERNS.currencyParameter,
   description:
     "Convert each charge's monthly equivalent into this currency (three letters, any case) " +
     'at the exchange rate of the latest date on or before its version: each charge then ' +
