@@ -230,24 +230,33 @@ function readPlan(records: IngestRecord[]) {
 }
 
 /**
- * The workers' ingest jobs so far by outcome (appended, duplicate, retrying, failed), summed over
- * `workers`; null when one does not answer. A worker's counts go with it when it is replaced.
+ * A counter of `processes`' `/metrics` summed by one label's values (an ingest job's outcome, a
+ * read's database); null when one of them does not answer. A process's counts go with it when it
+ * is replaced.
  */
-async function jobOutcomes(workers: ServiceProcess[]): Promise<Record<string, number> | null> {
-  const outcomes: Record<string, number> = {};
-  for (const worker of workers) {
-    const text = await fetch(`${worker.origin}/metrics`).then(
+async function countsByLabel(
+  processes: ServiceProcess[],
+  metric: string,
+  label: string,
+): Promise<Record<string, number> | null> {
+  const counts: Record<string, number> = {};
+  for (const service of processes) {
+    const text = await fetch(`${service.origin}/metrics`).then(
       (response) => response.text(),
       () => null,
     );
     if (text === null) return null;
-    for (const sample of parsePrometheusText(text).series('ingest_jobs_total')) {
-      const outcome = sample.labels.outcome as string;
-      outcomes[outcome] = (outcomes[outcome] ?? 0) + sample.value;
+    for (const sample of parsePrometheusText(text).series(metric)) {
+      const value = sample.labels[label] as string;
+      counts[value] = (counts[value] ?? 0) + sample.value;
     }
   }
-  return outcomes;
+  return counts;
 }
+
+/** The workers' ingest jobs so far by outcome (appended, duplicate, retrying, failed). */
+const jobOutcomes = (workers: ServiceProcess[]) =>
+  countsByLabel(workers, 'ingest_jobs_total', 'outcome');
 
 /** Jobs by outcome between two readings of the worker's counters. */
 function jobsBetween(
@@ -258,22 +267,6 @@ function jobsBetween(
   return Object.fromEntries(
     Object.entries(after).map(([outcome, count]) => [outcome, count - (before[outcome] ?? 0)]),
   );
-}
-
-/**
- * The read API's requests by the database their queries went to (`database_reads_total`, only
- * counted with read replicas), summed over `apis`; empty without replicas.
- */
-async function readsByDatabase(apis: ServiceProcess[]): Promise<Record<string, number>> {
-  const reads: Record<string, number> = {};
-  for (const api of apis) {
-    const text = await fetch(`${api.origin}/metrics`).then((response) => response.text());
-    for (const sample of parsePrometheusText(text).series('database_reads_total')) {
-      const target = sample.labels.target as string;
-      reads[target] = (reads[target] ?? 0) + sample.value;
-    }
-  }
-  return reads;
 }
 
 /** The credits a key has used this month (`GET /v1/api/usage`, itself never charged). */
@@ -521,18 +514,19 @@ async function runLoad(setting: {
     replaced.length > 0
       ? null
       : (jobsBetween(jobsBefore, await jobOutcomes(fleet.liveWorkers))?.appended ?? null);
+  const readSummary = allReads.summary(loadSeconds);
+  const readsByEndpoint = Object.fromEntries(
+    [...readTallies].map(([name, tally]) => [name, tally.summary(loadSeconds)]),
+  );
   return {
     loadSeconds,
-    reads: allReads.summary(loadSeconds),
-    readsByEndpoint: Object.fromEntries(
-      [...readTallies].map(([name, tally]) => [name, tally.summary(loadSeconds)]),
-    ),
+    reads: readSummary,
+    readsByEndpoint,
     batches: batches.summary(loadSeconds),
     /** Credits the read key was charged during the load, and the answers that should cost one. */
     charges: {
       charged: chargedDuringLoad,
-      chargeable2xx:
-        allReads.summary(loadSeconds).ok - readTallies.get('usage')!.summary(loadSeconds).ok,
+      chargeable2xx: readSummary.ok - readsByEndpoint.usage!.ok,
     },
     restarts: replaced,
     recordsPerBatch,
@@ -625,7 +619,9 @@ async function soak() {
       missing.length === 0
         ? await unservedRecords(fleet.anyApi, readHeaders, [...accepted.values()])
         : [];
-    const databaseReads = await readsByDatabase(fleet.liveApis);
+    // The read API's requests by database (counted only with read replicas).
+    const databaseReads =
+      (await countsByLabel(fleet.liveApis, 'database_reads_total', 'target')) ?? {};
     // Before they stop: a process's peak resident memory is gone with it.
     const memory = Object.fromEntries(
       fleet.started.map((service) => [

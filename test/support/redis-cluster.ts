@@ -196,19 +196,6 @@ export class RedisCluster {
     );
   }
 
-  /**
-   * SIGKILLs the master that serves `key`'s slot; its replica takes over once the others have
-   * counted the master as failed (the node timeout). Writes the replica had not received yet
-   * are lost (replication is asynchronous), as they would be in production.
-   */
-  async killMaster(key: string): Promise<void> {
-    const { master, replica } = await this.servingPair(key);
-    await master.kill();
-    await this.settled(
-      (lines) => lines.find((line) => line.port === replica.port)?.master === true,
-    );
-  }
-
   /** Kills every node and deletes their files. */
   async stop(): Promise<void> {
     await Promise.all(this.members.map((member) => member.kill()));

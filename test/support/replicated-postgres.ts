@@ -56,42 +56,16 @@ export class ReplicatedPostgres {
     return this.onReplica('SELECT pg_wal_replay_resume()');
   }
 
-  /** Resolves once the replica has replayed everything the primary had written when called. */
-  async caughtUp(): Promise<void> {
-    const [{ lsn }] = await this.query<{ lsn: string }>(
-      this.primaryUrl,
-      'SELECT pg_current_wal_lsn()::text AS lsn',
-    );
-    for (;;) {
-      const [{ behind }] = await this.query<{ behind: boolean }>(
-        this.replicaUrl,
-        'SELECT pg_last_wal_replay_lsn() < $1::pg_lsn AS behind',
-        [lsn],
-      );
-      if (!behind) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-
   /** Stops both servers and deletes their files. */
   async stop(): Promise<void> {
     await Promise.allSettled([this.replica.remove(), this.primary.remove()]);
   }
 
-  /** The servers' logs, for failure messages. */
-  logs(): string {
-    return `primary:\n${this.primary.log()}\nreplica:\n${this.replica.log()}`;
-  }
-
   private async onReplica(sql: string): Promise<void> {
-    await this.query(this.replicaUrl, sql);
-  }
-
-  private async query<T>(url: string, sql: string, params: unknown[] = []): Promise<[T, ...T[]]> {
-    const client = new pg.Client({ connectionString: url });
+    const client = new pg.Client({ connectionString: this.replicaUrl });
     await client.connect();
     try {
-      return (await client.query(sql, params)).rows as [T, ...T[]];
+      await client.query(sql);
     } finally {
       await client.end();
     }
