@@ -284,6 +284,7 @@ describe('the explorer at /explorer', () => {
     }
     expect(await inPage(page, 'JSON.stringify(localStorage)')).not.toContain(key);
     expect(await inPage(page, 'sessionStorage.length')).toBe(1);
+    expect(await inPage(page, 'JSON.stringify(sessionStorage)')).toContain(key);
     expect(consoleErrors).toEqual([]);
     expect(violations).toEqual([]);
     await page.close();
@@ -341,7 +342,12 @@ describe('the explorer at /explorer', () => {
     const problem = page.getByRole('alert');
     await problem.filter({ hasText: /^API key refused: \S/ }).waitFor();
     await page.getByRole('searchbox', { name: 'Search companies' }).fill('lum');
+    const searched = page.waitForResponse((response) =>
+      response.url().includes('/v1/api/companies?'),
+    );
     await page.getByRole('button', { name: 'Search', exact: true }).click();
+    // The search itself is refused, and the refusal is still what the page says.
+    expect((await searched).status()).toBe(401);
     await problem.filter({ hasText: /^API key refused: \S/ }).waitFor();
     // Only the browser's own line for each refused call.
     expect(consoleErrors.length).toBeGreaterThan(0);

@@ -14,6 +14,7 @@ import {
   type ApiProcess,
 } from './support/api-process.js';
 import { getJson, ingestAndProject } from './support/catalogue-fixture.js';
+import { countsOf } from './support/metering.js';
 import { callTool, MCP_CATALOGUE, postMcp, textOf, TOOL_CALLS } from './support/mcp-tool-calls.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
@@ -63,9 +64,10 @@ const creditsUsed = async () => {
 describe('the stdio server', () => {
   it('speaks only JSON-RPC on stdout, and its tools answer and are charged as REST calls', async () => {
     showOutputOnFailure([api]);
+    // As users start it: whatever npm itself writes must not reach stdout either.
     const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [STDIO_ENTRY],
+      command: 'npm',
+      args: ['run', '--silent', 'mcp'],
       cwd: ROOT,
       env: { PRICING_API_URL: api.baseUrl, PRICING_API_KEY: key, PATH: process.env.PATH ?? '' },
       stderr: 'pipe',
@@ -175,8 +177,7 @@ describe('each tool over stdio', () => {
     await catalogueEnvironment.cleanup();
   });
 
-  const used = async () =>
-    (await getJson<{ credits: { used: number } }>(app, '/api/usage', appKey)).body.credits.used;
+  const used = async () => (await countsOf(app, appKey)).credits;
 
   it.each(TOOL_CALLS)('%s %j answers as GET %s, charged as it', async (name, args, path) => {
     const before = await used();

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, ingestAndProject, type GeneralErrorBody } from './support/catalogue-fixture.js';
+import { countsOf } from './support/metering.js';
 import { pastBurstLimit } from './support/past-burst-limit.js';
 import { callTool, MCP_CATALOGUE, postMcp, textOf, TOOL_CALLS } from './support/mcp-tool-calls.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -42,8 +43,7 @@ async function connect(headers: Record<string, string>): Promise<Client> {
   return mcp;
 }
 
-const creditsUsed = async () =>
-  (await getJson<{ credits: { used: number } }>(api, '/api/usage', key)).body.credits.used;
+const creditsUsed = async () => (await countsOf(api, key)).credits;
 
 beforeAll(async () => {
   api = await startTestApp(environment.config());

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CompanyRecord } from '#app/contracts';
+import { createRedisConnection, type CompanyRecord } from '#app/contracts';
 import { TransactionRunner } from '#app/persistence';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectionRunner } from '../apps/worker/src/projections/projection-runner.js';
 import { getJson, ingestAndProject } from './support/catalogue-fixture.js';
@@ -10,6 +11,7 @@ import { runCli } from './support/cli-process.js';
 import { expectThirtyOfSixtyServed } from './support/metering.js';
 import { records } from './support/records.js';
 import { clusterUnavailableReason, RedisCluster } from './support/redis-cluster.js';
+import { keysMatching } from './support/redis-keys.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment, type TestEnvironment } from './support/test-environment.js';
 import { waitFor } from './support/wait-for.js';
@@ -82,7 +84,17 @@ describe.skipIf(unavailable !== null)('the service on a Redis Cluster', () => {
   });
 
   it('runs ingestion end to end: accepted, queued, logged once, projected and served', async () => {
-    expect(api.config.redis.clusterNodes).toHaveLength(6);
+    // The queues are on the cluster, and none of their keys on the machine's own Redis.
+    const queueKeys = `${environment.env.QUEUE_PREFIX}*`;
+    const onCluster = createRedisConnection(api.config.redis, 'test-cluster-keys');
+    const onLocalRedis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    try {
+      expect((await keysMatching(onCluster, queueKeys)).length).toBeGreaterThan(0);
+      expect(await keysMatching(onLocalRedis, queueKeys)).toEqual([]);
+    } finally {
+      onCluster.disconnect();
+      onLocalRedis.disconnect();
+    }
     const [{ n }] = await api.app
       .get(TransactionRunner)
       .query('SELECT COUNT(*) AS n FROM events WHERE stream_id = $1', ['company-cluster.io']);
@@ -191,6 +203,8 @@ describe.skipIf(unavailable !== null)('the service on a Redis Cluster', () => {
     };
     // Batches go in before, while and after the master of the queues' slot hands over.
     for (let batch = 0; batch < 4; batch += 1) await post();
+    const sentBefore = sent;
+    const acceptedBefore = accepted.length;
     let failingOver = true;
     const failover = cluster
       .failover(environment.env.QUEUE_PREFIX!)
@@ -199,9 +213,13 @@ describe.skipIf(unavailable !== null)('the service on a Redis Cluster', () => {
       while (failingOver) await post();
     };
     await Promise.all([failover, sender(), sender()]);
+    // Batches went in while the master handed over, not only before and after.
+    expect(sent).toBeGreaterThan(sentBefore);
+    expect(accepted.length).toBeGreaterThan(acceptedBefore);
     for (let batch = 0; batch < 4; batch += 1) await post();
 
     expect(accepted.length).toBeGreaterThanOrEqual(8);
+
     for (const { batchId, batch } of accepted) {
       const status = await api.settled(batchId, 60_000);
       expect(status.counts).toMatchObject({ done: batch.length, failed: 0 });
