@@ -191,6 +191,7 @@ async function explainEndpoints(
       type: 'postgres',
       url: environment.env.DATABASE_URL as string,
       schema: environment.schema,
+      statementTimeoutMs: 0,
     }),
     logging: ['query'],
     logger: capture,

@@ -95,9 +95,10 @@ export async function serviceEnvironment(
   const directory = mkdtempSync(join(tmpdir(), 'pricing-bench-'));
   const plansFile = join(directory, 'plans.json');
   writeFileSync(plansFile, JSON.stringify(BENCH_PLANS));
+  // The bench's own loading of data waits as long as it takes (0: no statement timeout).
   const database: DatabaseConfig = sqlite
-    ? { type: 'sqlite', path: join(directory, 'pricing.db') }
-    : { type: 'postgres', url: context.databaseUrl, schema: `bench_${id}` };
+    ? { type: 'sqlite', path: join(directory, 'pricing.db'), statementTimeoutMs: 0 }
+    : { type: 'postgres', url: context.databaseUrl, schema: `bench_${id}`, statementTimeoutMs: 0 };
   const env: Record<string, string> = {
     ...(database.type === 'postgres'
       ? { DATABASE_URL: database.url, DATABASE_SCHEMA: database.schema }

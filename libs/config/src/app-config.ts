@@ -4,9 +4,19 @@ export interface RedisClusterNode {
   port: number;
 }
 
+/**
+ * `statementTimeoutMs` (DATABASE_STATEMENT_TIMEOUT_MS) bounds how long a statement of a process
+ * that serves requests waits for the database: a lock, a connection from the pool, a slow plan.
+ */
 export type DatabaseConfig =
-  | { type: 'sqlite'; path: string }
-  | { type: 'postgres'; url: string; schema: string; readReplicas?: ReadReplicasConfig };
+  | { type: 'sqlite'; path: string; statementTimeoutMs: number }
+  | {
+      type: 'postgres';
+      url: string;
+      schema: string;
+      statementTimeoutMs: number;
+      readReplicas?: ReadReplicasConfig;
+    };
 
 /**
  * PostgreSQL read replicas (DATABASE_READ_URLS): the read API's queries go to one of them when it
@@ -85,6 +95,13 @@ export class AppConfig {
       timeoutMs: number;
       /** Deliveries one worker process sends at once. */
       concurrency: number;
+    },
+    readonly explorer: {
+      /**
+       * Where the explorer's page may load the scrape files' screenshots from: Content-Security-
+       * Policy sources of its img-src (an https origin, `https://*.host`, or `https:` for any).
+       */
+      imageSources: string[];
     },
   ) {}
 

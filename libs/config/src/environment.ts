@@ -23,6 +23,8 @@ const PORT =
   '([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
 /** A host name or IPv4 address and a port. */
 const HOST_PORT = `[A-Za-z0-9.-]+:${PORT}`;
+/** A Content-Security-Policy source of https images: any https host, or one (or its subdomains). */
+const IMAGE_SOURCE = `(https:|https://(\\*\\.)?[a-z0-9.-]+(:${PORT})?)`;
 
 const toBoolean = ({ value }: { value: unknown }) =>
   value === 'true' ? true : value === 'false' ? false : value;
@@ -68,6 +70,13 @@ export class EnvironmentVariables {
   @IsInt()
   @Min(0)
   READ_REPLICA_MAX_LAG_MS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  DATABASE_STATEMENT_TIMEOUT_MS?: number;
 
   @IsOptional()
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://...' })
@@ -252,4 +261,13 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(1000)
   WEBHOOK_CONCURRENCY?: number;
+
+  /** Content-Security-Policy img-src sources: https origins, `https://*.host`, or `https:`. */
+  @IsOptional()
+  @Matches(new RegExp(`^${IMAGE_SOURCE}(,${IMAGE_SOURCE})*$`), {
+    message:
+      'EXPLORER_IMAGE_SOURCES must be a comma-separated list of https origins ' +
+      '(https://files.example.com, https://*.example.com) or https: for any https host',
+  })
+  EXPLORER_IMAGE_SOURCES?: string;
 }

@@ -24,7 +24,11 @@ describe('loadConfig defaults', () => {
   });
 
   it('uses the embedded SQLite database ./data/pricing.db', () => {
-    expect(config.database).toEqual({ type: 'sqlite', path: './data/pricing.db' });
+    expect(config.database).toEqual({
+      type: 'sqlite',
+      path: './data/pricing.db',
+      statementTimeoutMs: 5_000,
+    });
   });
 
   it('uses Redis on 127.0.0.1:6379, not a cluster', () => {
@@ -103,7 +107,11 @@ describe('loadConfig values', () => {
     });
     expect(config.redis.keyNamespace).toBe('staging');
     expect(config.limits).toEqual({ burstPerSecond: 5, authFailuresPerMinute: 10, keyCacheMs: 0 });
-    expect(config.database).toEqual({ type: 'sqlite', path: '/tmp/other.db' });
+    expect(config.database).toEqual({
+      type: 'sqlite',
+      path: '/tmp/other.db',
+      statementTimeoutMs: 5_000,
+    });
     expect(config.redis.url).toBe('redis://cache:6380');
     expect(config.adminToken).toBe('a-long-enough-admin-token');
     expect(config.demoData).toBe(true);
@@ -118,6 +126,7 @@ describe('loadConfig values', () => {
       type: 'postgres',
       url,
       schema: 'public',
+      statementTimeoutMs: 5_000,
     });
   });
 
@@ -127,7 +136,29 @@ describe('loadConfig values', () => {
       type: 'postgres',
       url,
       schema: 'tenant_a',
+      statementTimeoutMs: 5_000,
     });
+  });
+
+  it('reads DATABASE_STATEMENT_TIMEOUT_MS, and refuses one under 100 ms', () => {
+    const database = loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '1500' }).database;
+    expect(database.statementTimeoutMs).toBe(1_500);
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '50' })).toThrow(
+      /DATABASE_STATEMENT_TIMEOUT_MS/,
+    );
+  });
+
+  it('reads EXPLORER_IMAGE_SOURCES (any https host by default), and refuses one that is not https', () => {
+    expect(loadConfig({}).explorer.imageSources).toEqual(['https:']);
+    expect(
+      loadConfig({ EXPLORER_IMAGE_SOURCES: 'https://files.example.com,https://*.cdn.example' })
+        .explorer.imageSources,
+    ).toEqual(['https://files.example.com', 'https://*.cdn.example']);
+    for (const refused of ['http://files.example.com', "https://a.example 'unsafe-inline'", '*']) {
+      expect(() => loadConfig({ EXPLORER_IMAGE_SOURCES: refused })).toThrow(
+        /EXPLORER_IMAGE_SOURCES/,
+      );
+    }
   });
 
   it('reads PostgreSQL read replicas, in the primary schema, 5,000 ms of lag allowed by default', () => {
@@ -140,6 +171,7 @@ describe('loadConfig values', () => {
       type: 'postgres',
       url: 'postgres://db/pricing',
       schema: 'tenant_a',
+      statementTimeoutMs: 5_000,
       readReplicas: {
         urls: ['postgres://replica-1/pricing', 'postgresql://u:p@replica-2:5433/pricing'],
         maxLagMs: 5_000,
@@ -188,7 +220,11 @@ describe('loadConfig values', () => {
       WORKER_CONCURRENCY: '',
     });
     expect(config.http.port).toBe(3000);
-    expect(config.database).toEqual({ type: 'sqlite', path: './data/pricing.db' });
+    expect(config.database).toEqual({
+      type: 'sqlite',
+      path: './data/pricing.db',
+      statementTimeoutMs: 5_000,
+    });
     expect(config.redis.url).toBe('redis://127.0.0.1:6379');
     expect(config.adminToken).toBeNull();
     expect(config.demoData).toBe(false);

@@ -31,11 +31,15 @@ const databaseUrlOf = (vars: EnvironmentVariables) =>
 
 function parseDatabase(vars: EnvironmentVariables): DatabaseConfig {
   const url = databaseUrlOf(vars);
-  if (url.startsWith('sqlite:')) return { type: 'sqlite', path: url.slice('sqlite:'.length) };
+  const statementTimeoutMs = vars.DATABASE_STATEMENT_TIMEOUT_MS ?? 5_000;
+  if (url.startsWith('sqlite:')) {
+    return { type: 'sqlite', path: url.slice('sqlite:'.length), statementTimeoutMs };
+  }
   const database: DatabaseConfig = {
     type: 'postgres',
     url,
     schema: vars.DATABASE_SCHEMA ?? 'public',
+    statementTimeoutMs,
   };
   if (!vars.DATABASE_READ_URLS) return database;
   return {
@@ -146,5 +150,6 @@ export function loadConfig(
       timeoutMs: vars.WEBHOOK_TIMEOUT_MS ?? 10_000,
       concurrency: vars.WEBHOOK_CONCURRENCY ?? 16,
     },
+    { imageSources: (vars.EXPLORER_IMAGE_SOURCES ?? 'https:').split(',') },
   );
 }
