@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES } from '#app/domain';
+import { errorBody } from '../apps/api/src/errors/error-body.js';
 import { OpenApiValidator } from './support/openapi-validator.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
@@ -133,6 +134,27 @@ describe('GET /v1/api/openapi.json', () => {
 });
 
 describe('what tools nobody here wrote need from the document', () => {
+  it('lists in the general error enum the category of every status an operation may answer', () => {
+    const schema = document.components.schemas.GeneralError as {
+      properties: { error: { enum: string[] } };
+    };
+    const categories = schema.properties.error.enum;
+    let checked = 0;
+    for (const { method, path, operation } of operations()) {
+      if (CODED_ROUTES.test(path)) continue;
+      for (const status of Object.keys(operation.responses).filter((code) => code >= '400')) {
+        const body = errorBody({ status: Number(status), code: 'X', message: 'm' }, 'general', 'r');
+        expect(categories, `${method} ${path} ${status}`).toContain(body.error);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+    // A method no route serves, answered ahead of every route.
+    expect(categories).toContain(
+      errorBody({ status: 405, code: 'X', message: 'm' }, 'general', 'r').error,
+    );
+  });
+
   it('gives every path parameter an example, on the parameter itself', () => {
     let checked = 0;
     for (const { method, path, operation } of operations()) {

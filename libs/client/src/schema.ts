@@ -764,7 +764,7 @@ export interface components {
              * @example Bad Request
              * @enum {string}
              */
-            error: "Bad Request" | "Unauthorized" | "Forbidden" | "Not Found" | "Payload Too Large" | "URI Too Long" | "Unsupported Media Type" | "Rate limit exceeded" | "Request Header Fields Too Large" | "Internal Server Error" | "Service Unavailable";
+            error: "Bad Request" | "Unauthorized" | "Forbidden" | "Not Found" | "Method Not Allowed" | "Request Timeout" | "Payload Too Large" | "URI Too Long" | "Unsupported Media Type" | "Rate limit exceeded" | "Request Header Fields Too Large" | "Internal Server Error" | "Service Unavailable";
             /** @example limit must be an integer from 1 to 100 */
             message: string;
             /** @description What went wrong, in fields a program can read. Which fields appear depends on the error: a bad parameter has parameter, provided and expected (or max, or valid_values); 401 has hint; 403 has required_plan, current_plan and upgrade_url (plan) or required_scope and key_scopes (scope); an unknown company has slug and suggestion; an invalid batch has invalid; an invalid request body has errors. */

@@ -1,16 +1,29 @@
-import { STATUS_CODES } from 'node:http';
 import type { ErrorShape } from './error-shape.js';
 
-/** `error` of the general shape: the category as the live service writes it. */
-const CATEGORIES: Record<number, string> = {
+/**
+ * `error` of the general shape for each status the service answers: the category as the live
+ * service writes it, else the HTTP reason phrase. The OpenAPI document's enum is these values,
+ * so a status missing here would answer a category clients were never told of.
+ */
+export const GENERAL_ERROR_CATEGORIES = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
   429: 'Rate limit exceeded',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
-};
+} as const satisfies Record<number, string>;
+
+const categoryOf = (status: number): string =>
+  (GENERAL_ERROR_CATEGORIES as Record<number, string>)[status] ??
+  (status >= 500 ? GENERAL_ERROR_CATEGORIES[500] : GENERAL_ERROR_CATEGORIES[400]);
 
 export interface ErrorDescription {
   status: number;
@@ -29,7 +42,7 @@ export function errorBody(
     shape === 'coded'
       ? { error: error.message, code: error.code }
       : {
-          error: CATEGORIES[error.status] ?? STATUS_CODES[error.status] ?? 'Error',
+          error: categoryOf(error.status),
           message: error.message,
         };
   if (error.details) body.details = error.details;

@@ -17,6 +17,7 @@ import {
   ServiceUnavailableErrorDto,
 } from './errors.dto.js';
 import { DeclareErrorShape, type ErrorShape } from '../errors/error-shape.js';
+import { GENERAL_ERROR_CATEGORIES } from '../errors/error-body.js';
 
 /**
  * Composite decorators that keep the controllers' OpenAPI metadata short and uniform: who may
@@ -76,21 +77,7 @@ function generalExample(
   message: string,
   details?: Record<string, unknown>,
 ): unknown {
-  const categories: Record<ErrorStatus, string> = {
-    400: 'Bad Request',
-    401: 'Unauthorized',
-    403: 'Forbidden',
-    404: 'Not Found',
-    408: 'Request Timeout',
-    413: 'Payload Too Large',
-    414: 'URI Too Long',
-    415: 'Unsupported Media Type',
-    429: 'Rate limit exceeded',
-    431: 'Request Header Fields Too Large',
-    500: 'Internal Server Error',
-    503: 'Service Unavailable',
-  };
-  return { error: categories[status], message, ...(details ? { details } : {}) };
+  return { error: GENERAL_ERROR_CATEGORIES[status], message, ...(details ? { details } : {}) };
 }
 
 const SERVER_ERROR_TRACE = {

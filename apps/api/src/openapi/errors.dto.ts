@@ -4,27 +4,13 @@ import {
   ApiSchema,
   type ApiPropertyOptions,
 } from '@nestjs/swagger';
+import { GENERAL_ERROR_CATEGORIES } from '../errors/error-body.js';
 
 /**
  * The two error body shapes (docs/API.md, "Errors"), as documentation classes: files and pricing
  * answer `{error, code, details?}`, every other route `{error, message, details?}`. The global
  * filter (errors/error-body.ts) writes them; these classes only describe them.
  */
-
-/** `error` of the general shape: the category as the live service writes it, per status. */
-export const GENERAL_ERROR_CATEGORIES = [
-  'Bad Request',
-  'Unauthorized',
-  'Forbidden',
-  'Not Found',
-  'Payload Too Large',
-  'URI Too Long',
-  'Unsupported Media Type',
-  'Rate limit exceeded',
-  'Request Header Fields Too Large',
-  'Internal Server Error',
-  'Service Unavailable',
-] as const;
 
 const ANY_VALUE = { description: 'The value as it was given (a string, number, array or object)' };
 
@@ -158,7 +144,7 @@ const CODED_DETAILS: ApiPropertyOptions = {
     'code: the status, the category and the fields of details tell errors apart.',
 })
 export class GeneralErrorDto {
-  @ApiProperty({ enum: GENERAL_ERROR_CATEGORIES, example: 'Bad Request' })
+  @ApiProperty({ enum: Object.values(GENERAL_ERROR_CATEGORIES), example: 'Bad Request' })
   error!: string;
 
   @ApiProperty({ example: 'limit must be an integer from 1 to 100' })
