@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BODY_LIMIT_BYTES } from '../apps/api/src/http-app.js';
+import { DEFAULT_BODY_LIMIT_BYTES } from '../apps/api/src/http/request-bodies.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
@@ -47,7 +47,7 @@ describe('findings of the fuzz test', () => {
         authorization: `Bearer ${environment.env.ADMIN_TOKEN}`,
         'content-type': 'application/json',
       },
-      body: JSON.stringify('x'.repeat(BODY_LIMIT_BYTES)),
+      body: JSON.stringify('x'.repeat(DEFAULT_BODY_LIMIT_BYTES)),
     });
     expect(response.status).toBe(413);
   });

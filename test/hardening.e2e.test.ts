@@ -126,17 +126,93 @@ describe('size limits, answered in the documented shapes', () => {
     });
   });
 
-  it('refuses a body over 5 MB with 413 on every route that takes one', async () => {
-    const response = await api.request('/admin/keys', {
+  const admin = (body: string, contentType = 'application/json') =>
+    api.request('/admin/keys', {
       method: 'POST',
       headers: {
         authorization: `Bearer ${environment.env.ADMIN_TOKEN}`,
-        'content-type': 'application/json',
+        'content-type': contentType,
       },
-      body: JSON.stringify({ name: 'n'.repeat(6 * 1024 * 1024), plan: 'free' }),
+      body,
     });
-    expect(response.status).toBe(413);
-    expect(await response.json()).toMatchObject({ error: 'Payload Too Large' });
+
+  it('refuses a body over 64 KB with 413 before parsing it, on every route but the batch one', async () => {
+    // Not JSON at all: a 413 rather than a 400 shows the body was refused unread.
+    const tooLong = `{${'x'.repeat(200 * 1024)}`;
+    for (const answer of [
+      await admin(tooLong),
+      await api.request('/api/webhooks', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: tooLong,
+      }),
+      await fetch(`${api.baseUrl.replace(/\/v1$/, '')}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: tooLong,
+      }),
+    ]) {
+      expect(answer.status).toBe(413);
+      expect(await answer.json()).toEqual({
+        error: 'Payload Too Large',
+        message: 'Request body is too large',
+      });
+    }
+    // Just under the limit the body is read, parsed and judged on its merits.
+    const underLimit = JSON.stringify({ name: 'n'.repeat(60 * 1024), plan: 'free' });
+    expect((await admin(underLimit)).status).toBe(400);
+  });
+
+  it('takes a batch over 64 KB, and refuses one over 5 MB with 413', async () => {
+    const ingestKey = await api.createKey(['ingest']);
+    const post = (body: string) =>
+      api.request('/ingest/records', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ingestKey}`, 'content-type': 'application/json' },
+        body,
+      });
+    const batch = Array.from({ length: 1_000 }, (_, i) =>
+      records.company(`edge-${i}.io`, { name: `Edge ${i} ${'n'.repeat(100)}` }),
+    );
+    expect(JSON.stringify(batch).length).toBeGreaterThan(64 * 1024);
+    expect((await post(JSON.stringify(batch))).status).toBe(202);
+    const huge = await post(JSON.stringify('x'.repeat(5 * 1024 * 1024)));
+    expect(huge.status).toBe(413);
+  });
+
+  it("takes NDJSON on the batch route alone: 415 elsewhere, in the route's shape", async () => {
+    const answer = await admin('{"name":"n","plan":"free"}\n', 'application/x-ndjson');
+    expect(answer.status).toBe(415);
+    expect(await answer.json()).toMatchObject({
+      error: 'Unsupported Media Type',
+      details: { content_type: 'application/x-ndjson' },
+    });
+  });
+
+  it('refuses a JSON body nested deeper than 32 levels or holding over 10,000 values', async () => {
+    const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const deep = await admin(
+      JSON.stringify({ name: 'n', plan: 'free', x: JSON.parse(nested(32)) }),
+    );
+    expect(deep.status).toBe(400);
+    expect(await deep.json()).toMatchObject({
+      error: 'Bad Request',
+      details: {
+        errors: [{ reasons: ['arrays and objects may nest at most 32 levels deep'] }],
+      },
+    });
+    // The object and its three values, then 9,996 numbers: 10,000 values in all.
+    const values = (count: number) =>
+      JSON.stringify({ name: 'n', plan: 'free', scopes: Array.from({ length: count }, () => 0) });
+    const atLimit = await admin(values(9_996));
+    expect(await atLimit.json()).not.toMatchObject({
+      details: { errors: [{ reasons: ['a body holds at most 10000 values in all'] }] },
+    });
+    const overLimit = await admin(values(9_997));
+    expect(overLimit.status).toBe(400);
+    expect(await overLimit.json()).toMatchObject({
+      details: { errors: [{ reasons: ['a body holds at most 10000 values in all'] }] },
+    });
   });
 
   it('answers bytes that are not HTTP with 400 and closes the connection', async () => {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { BODY_LIMIT_BYTES } from '../../apps/api/src/http-app.js';
+import { MAX_BATCH_BYTES } from '#app/ingest';
 import {
   hostileHeaderValue,
   hostileJson,
@@ -88,8 +88,8 @@ const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch']);
  */
 const MAX_HEAD_BYTES = 12 * 1024;
 
-/** A JSON body just over the size limit (413). */
-const OVERSIZED_BODY = JSON.stringify('x'.repeat(BODY_LIMIT_BYTES));
+/** A JSON body over every route's size limit, the batch route's included (413). */
+const OVERSIZED_BODY = JSON.stringify('x'.repeat(MAX_BATCH_BYTES));
 
 /** Every operation of the document, with what a caller needs to succeed at it. */
 export function documentedOperations(document: OpenApiDocument): FuzzOperation[] {

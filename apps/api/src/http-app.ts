@@ -4,7 +4,6 @@ import { NestFactory } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigModule, type AppConfig } from '#app/config';
-import type { BatchBody } from '#app/contracts';
 import { RequestMeter } from '#app/access';
 import {
   createLogger,
@@ -29,15 +28,17 @@ import { keepLaneAnswer, serveImmutableReadsAheadOfNest } from './http/immutable
 import { immutableResponseHook } from './http/immutable-response.js';
 import { requestIdFor } from './http/request-id.js';
 import { refuseLongUrl, refuseUnreadableRequests, URL_LIMIT_BYTES } from './http/request-limits.js';
+import {
+  applyDeclaredBodyLimits,
+  DEFAULT_BODY_LIMIT_BYTES,
+  parseBodies,
+} from './http/request-bodies.js';
 import { refuseUnservedMethods } from './http/unserved-methods.js';
 import { RequestAdmission } from './auth/request-admission.js';
 import { settleMetering } from './metering/metering.hook.js';
 import { setupOpenApi } from './openapi/document.js';
-import { INGEST_RECORDS_ROUTE } from './ingest/ingest.controller.js';
 import { registerMcpEndpoint } from './mcp/mcp-endpoint.js';
 
-/** Request bodies: a 1,000-record batch stays well below this. */
-export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 /** The whole request must arrive within this (Fastify would wait forever): a slow sender gets 408. */
 export const REQUEST_TIMEOUT_MS = 60_000;
 
@@ -75,7 +76,8 @@ export async function createHttpApp(
 ): Promise<NestFastifyApplication> {
   const errorShapes = new ErrorShapes();
   const adapter = new FastifyAdapter({
-    bodyLimit: BODY_LIMIT_BYTES,
+    // A route that needs more declares it (BodyLimit).
+    bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
     requestTimeout: REQUEST_TIMEOUT_MS,
     clientErrorHandler: refuseUnreadableRequests(errorShapes),
     genReqId: requestIdFor,
@@ -91,6 +93,7 @@ export async function createHttpApp(
   // Before Nest registers its routes: each declares its error shape in its config.
   fastify.decorate('errorShapes', errorShapes);
   fastify.addHook('onRoute', (route) => errorShapes.learn(route));
+  applyDeclaredBodyLimits(fastify);
   refuseUnservedMethods(fastify);
   const logger = createLogger(config, extraModules.length > 0 ? 'api+worker' : 'api');
   const app = await NestFactory.create<NestFastifyApplication>(
@@ -130,7 +133,7 @@ export async function createHttpApp(
   }
   await app.init();
   // After init, which registers Nest's JSON parser: this one replaces it.
-  takeBatchesUnparsed(fastify);
+  parseBodies(fastify);
   return app;
 }
 
@@ -161,26 +164,5 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication)
     const sent = await immutableResponseHook(request, reply, payload);
     keepLaneAnswer(immutableReads, request, reply, sent);
     return settleMetering(meter, metrics, request, reply, sent);
-  });
-}
-
-/**
- * The ingest route takes its body unparsed, JSON or NDJSON: IngestService parses it on its
- * checking thread, so the event loop never holds a waiting batch's records. Every other route
- * keeps Fastify's JSON parser.
- */
-function takeBatchesUnparsed(fastify: FastifyInstance): void {
-  const parseJson = fastify.getDefaultJsonParser('error', 'error');
-  const options = { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES } as const;
-  fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser<Buffer>('application/json', options, (request, body, done) => {
-    if (request.routeOptions.url === INGEST_RECORDS_ROUTE) {
-      done(null, { bytes: body, format: 'json' } satisfies BatchBody);
-    } else {
-      parseJson(request, body.toString('utf8'), done);
-    }
-  });
-  fastify.addContentTypeParser<Buffer>('application/x-ndjson', options, (_request, body, done) => {
-    done(null, { bytes: body, format: 'ndjson' } satisfies BatchBody);
   });
 }

@@ -581,4 +581,14 @@ describe('jsonShapeProblem', () => {
     });
     expect(jsonShapeProblem({ b: { c: '\udc00' } })?.field).toBe('b.c');
   });
+
+  it('counts every value, containers included, against maxValues when given', () => {
+    // The object, the array and its three numbers: five values.
+    const value = { a: [1, 2, 3] };
+    expect(jsonShapeProblem(value, { maxValues: 5 })).toBeNull();
+    expect(jsonShapeProblem(value, { maxValues: 4 })?.reason).toBe(
+      'a body holds at most 4 values in all',
+    );
+    expect(jsonShapeProblem(Array.from({ length: 100_000 }, () => 0))).toBeNull();
+  });
 });

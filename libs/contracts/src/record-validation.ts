@@ -325,17 +325,25 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
 
 /**
  * A part of `value` that must not reach class-transformer or the database, walked
- * without recursion: nesting deeper than MAX_JSON_DEPTH; a key every object inherits
+ * without recursion: more than `maxValues` values in all (objects, arrays and the values in
+ * them, when given); nesting deeper than MAX_JSON_DEPTH; a key every object inherits
  * (`constructor`, `__proto__`, `toString`...), which class-validator takes for a declared field
  * and class-transformer for the value's class (it throws); text the database would refuse
  * (a NUL character: an event holding one would stop the projections for good) or change (a lone
  * surrogate, stored as U+FFFD); or a number JSON cannot hold (JSON.parse reads 1e400 as
  * Infinity, which JSON.stringify writes as null).
  */
-export function jsonShapeProblem(value: unknown): JsonShapeProblem | null {
+export function jsonShapeProblem(
+  value: unknown,
+  { maxValues = Infinity }: { maxValues?: number } = {},
+): JsonShapeProblem | null {
   const pending: [unknown, number, string][] = [[value, 1, '']];
+  let values = 0;
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [current, depth, field] = next;
+    if (++values > maxValues) {
+      return { field, reason: `a body holds at most ${maxValues} values in all` };
+    }
     if (typeof current === 'string') {
       const reason = textProblem(current);
       if (reason) return { field, reason };

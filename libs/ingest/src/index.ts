@@ -7,4 +7,9 @@ export {
   type RecordState,
 } from './batch-status.service.js';
 export { IngestModule } from './ingest.module.js';
-export { IngestService, MAX_RECORDS_PER_BATCH, type AcceptedBatch } from './ingest.service.js';
+export {
+  IngestService,
+  MAX_BATCH_BYTES,
+  MAX_RECORDS_PER_BATCH,
+  type AcceptedBatch,
+} from './ingest.service.js';

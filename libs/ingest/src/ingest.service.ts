@@ -15,6 +15,8 @@ import { BatchTooLarge, InvalidBatch, UnparsableJsonBatch } from './batch-errors
 import { BatchManifestStore } from './batch-manifest.store.js';
 
 export const MAX_RECORDS_PER_BATCH = 1_000;
+/** The largest body of a batch, JSON or NDJSON: a thousand records of any type fit. */
+export const MAX_BATCH_BYTES = 5 * 1024 * 1024;
 
 /** How long the checking thread may wait for a batch before it is let go. */
 const THREAD_IDLE_MS = 30_000;

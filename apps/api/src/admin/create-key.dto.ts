@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { API_KEY_SCOPES, type ApiKeyScope } from '#app/access';
 import {
+  ArrayMaxSize,
   ArrayNotEmpty,
   IsArray,
   IsIn,
@@ -30,6 +31,7 @@ export class CreateKeyDto {
     enum: API_KEY_SCOPES,
     isArray: true,
     minItems: 1,
+    maxItems: API_KEY_SCOPES.length,
     default: ['read'],
     description: 'read for the query endpoints, ingest for the ingestion endpoints',
     example: ['read', 'ingest'],
@@ -37,6 +39,7 @@ export class CreateKeyDto {
   @IsOptional()
   @IsArray()
   @ArrayNotEmpty()
+  @ArrayMaxSize(API_KEY_SCOPES.length)
   @IsIn(API_KEY_SCOPES, { each: true })
   scopes?: ApiKeyScope[];
 

@@ -11,7 +11,7 @@ function problems(errors: ValidationError[], path = ''): { field: string; reason
 }
 
 /** The documented 400 of a request body, listing each field at fault. */
-function invalidBody(errors: { field: string; reasons: string[] }[]): ApiError {
+export function invalidBody(errors: { field: string; reasons: string[] }[]): ApiError {
   return new ApiError(400, 'VALIDATION_FAILED', 'The request body is invalid', { errors });
 }
 

@@ -12,12 +12,14 @@ import { recordClasses } from '#app/domain';
 import {
   BatchStatusService,
   IngestService,
+  MAX_BATCH_BYTES,
   UnparsableJsonBatch,
   type AcceptedBatch,
   type BatchStatus,
 } from '#app/ingest';
 import { errorCodes, type FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { BodyLimit, TakesBatches } from '../http/request-bodies.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import {
@@ -72,9 +74,6 @@ const RECORD_SCHEMA = {
   },
 };
 
-/** The batch route's path, whose body reaches the controller as text (http-app.ts). */
-export const INGEST_RECORDS_ROUTE = '/v1/ingest/records';
-
 /** What scraper pipelines call. Needs a key with the `ingest` scope; costs no credit. */
 @Controller('ingest')
 @UseGuards(ApiKeyGuard('ingest'))
@@ -91,6 +90,8 @@ export class IngestController {
   /** A JSON array of records, or NDJSON (`Content-Type: application/x-ndjson`). */
   @Post('records')
   @HttpCode(202)
+  @BodyLimit(MAX_BATCH_BYTES)
+  @TakesBatches()
   @ApiOperation({
     operationId: 'ingestRecords',
     summary: 'Push a batch of records',

@@ -10,9 +10,6 @@ import { injectedFetch, webHeaders } from './injected-fetch.js';
 /** The MCP endpoint: beside the API, not under /v1, and not in the OpenAPI document. */
 const MCP_PATH = '/mcp';
 
-/** A JSON-RPC message of these tools is a few hundred bytes; a batch of them stays far below. */
-const MCP_BODY_LIMIT_BYTES = 64 * 1024;
-
 /**
  * The tools' calls go to the routes under this base through injectedFetch, which keeps only
  * the path: the host is never resolved.
@@ -55,7 +52,6 @@ export function registerMcpEndpoint(app: NestFastifyApplication): void {
   fastify.route({
     method: 'POST',
     url: MCP_PATH,
-    bodyLimit: MCP_BODY_LIMIT_BYTES,
     // Before the body is read: a caller without a key gets no parsing done.
     onRequest: async (request, reply) => {
       try {

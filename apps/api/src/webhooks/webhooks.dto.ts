@@ -36,12 +36,14 @@ export class RegisterWebhookDto {
     enum: PRICING_CHANGE_TYPES,
     isArray: true,
     minItems: 1,
+    maxItems: PRICING_CHANGE_TYPES.length,
     description: 'Only changes of these types; absent for every type',
     example: ['price_increased', 'price_decreased'],
   })
   @IsOptional()
   @IsArray()
   @ArrayNotEmpty()
+  @ArrayMaxSize(PRICING_CHANGE_TYPES.length)
   @IsIn(PRICING_CHANGE_TYPES, { each: true })
   event_types?: PricingChangeType[];
 

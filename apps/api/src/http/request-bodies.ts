@@ -1,0 +1,94 @@
+import { type BatchBody, jsonShapeProblem } from '#app/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors/api-error.js';
+import { routeConfigEntry, WithRouteConfig } from './route-config.js';
+import { invalidBody } from './validation.pipe.js';
+
+/**
+ * Request bodies (docs/API.md, "Limits"): every route takes at most DEFAULT_BODY_LIMIT_BYTES
+ * unless it declares its own limit (BodyLimit), and refuses a longer body with 413 before
+ * reading it whole. A JSON body is parsed and bounded here, once for every route (Nest's, the
+ * MCP endpoint's, the queue dashboard's): it may nest MAX_JSON_DEPTH levels and hold
+ * MAX_BODY_VALUES values, so every list in a body has a bound whatever the route checks next.
+ * Only a route that takes batches (TakesBatches) reads NDJSON, and it reads either form as
+ * bytes, parsed off the event loop (IngestService).
+ */
+
+/** A body no route but the batch one needs more of: a key, a webhook, an MCP message. */
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** The values (objects, arrays and what they hold) a JSON body may hold in all. */
+export const MAX_BODY_VALUES = 10_000;
+
+const BODY_LIMIT = 'bodyLimit';
+const TAKES_BATCHES = 'takesBatches';
+
+const NDJSON = 'application/x-ndjson';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    [BODY_LIMIT]?: number;
+  }
+}
+
+/** The route's body limit, in bytes, in place of DEFAULT_BODY_LIMIT_BYTES. */
+export function BodyLimit(bytes: number): MethodDecorator {
+  return WithRouteConfig({ [BODY_LIMIT]: bytes });
+}
+
+/** The route takes a batch of records, a JSON array or NDJSON, as unparsed bytes (BatchBody). */
+export function TakesBatches(): MethodDecorator {
+  return WithRouteConfig({ [TAKES_BATCHES]: true });
+}
+
+/**
+ * Applies each route's declared body limit (an onRoute hook, which Fastify runs before it
+ * builds the route: Nest passes a route's config through, not its body limit). Call it before
+ * the routes are registered.
+ */
+export function applyDeclaredBodyLimits(fastify: FastifyInstance): void {
+  fastify.addHook('onRoute', (route) => {
+    const declared = route.config?.[BODY_LIMIT];
+    if (declared !== undefined) route.bodyLimit = declared;
+  });
+}
+
+/**
+ * The JSON and NDJSON parsers of every route. Call it after Nest's init(), which registers a
+ * JSON parser of its own that this one replaces.
+ */
+export function parseBodies(fastify: FastifyInstance): void {
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser<Buffer>(
+    'application/json',
+    { parseAs: 'buffer' },
+    (request, bytes, done) => {
+      if (takesBatches(request)) return done(null, { bytes, format: 'json' } satisfies BatchBody);
+      parseJson(request, bytes.toString('utf8'), (error, value) => {
+        if (error) return done(error);
+        const problem = jsonShapeProblem(value, { maxValues: MAX_BODY_VALUES });
+        if (problem)
+          return done(invalidBody([{ field: problem.field, reasons: [problem.reason] }]));
+        done(null, value);
+      });
+    },
+  );
+  fastify.addContentTypeParser<Buffer>(NDJSON, { parseAs: 'buffer' }, (request, bytes, done) => {
+    if (!takesBatches(request)) return done(ndjsonNotTaken(request));
+    done(null, { bytes, format: 'ndjson' } satisfies BatchBody);
+  });
+}
+
+function takesBatches(request: FastifyRequest): boolean {
+  return routeConfigEntry<boolean>(request, TAKES_BATCHES) === true;
+}
+
+function ndjsonNotTaken(request: FastifyRequest): ApiError {
+  return new ApiError(
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+    `${request.method} ${request.routeOptions.url} takes application/json, not ${NDJSON}`,
+    { content_type: NDJSON },
+  );
+}
