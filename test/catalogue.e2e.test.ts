@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components, operations, PricingClient } from '#app/client';
 import type { CompanyRecord } from '#app/contracts';
-import { CompanyReader } from '#app/persistence';
 import {
   generalError,
   getJson,
@@ -296,39 +295,6 @@ describe('GET /api/companies', () => {
     const paged = await list({ category: 'Marketing', limit: 2, page: 2 });
     expect(paged.body.pagination).toEqual({ total: 5, page: 2, limit: 2, has_more: true });
     expect(slugsOf(paged.body)).toEqual(['kappa.io', 'lambda.io']);
-  });
-
-  // A narrow search keeps the ids of its matches and cuts each page from them; a broad one reads
-  // each page in order and counts its matches. Both must give one answer.
-  it('pages a search the same whether it keeps the ids of its matches or not', async () => {
-    const reader = api.app.get(CompanyReader);
-    const matchingIds = reader.matchingIds.bind(reader);
-    const pageReads = reader.page.bind(reader);
-    let pagesRead = 0;
-    const fillersDescending = FILLERS.map((record) => record.slug).reverse();
-    const expectPages = async (sort: string) => {
-      for (const page of [1, 2, 5]) {
-        const { body } = await list({ category: 'HR', sort, limit: 5, page });
-        expect(body.pagination, sort).toEqual({
-          total: FILLERS.length,
-          page,
-          limit: 5,
-          has_more: page * 5 < FILLERS.length,
-        });
-        expect(slugsOf(body), sort).toEqual(fillersDescending.slice((page - 1) * 5, page * 5));
-      }
-    };
-    await expectPages('-name');
-    // Too many matches to keep (more than 3) for the next order: pages are read in order.
-    reader.matchingIds = (query) => matchingIds(query, 3);
-    reader.page = (query) => ((pagesRead += 1), pageReads(query));
-    try {
-      await expectPages('slug:desc');
-      expect(pagesRead).toBe(3);
-    } finally {
-      reader.matchingIds = matchingIds;
-      reader.page = pageReads;
-    }
   });
 
   it('refuses a repeated parameter', async () => {

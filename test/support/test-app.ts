@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiKeysService, type ApiKeyScope } from '#app/access';
 import type { AppConfig } from '#app/config';
@@ -43,15 +44,18 @@ export async function startTestApp(
     withWorker = true,
     waitOutBursts = true,
     onAnswer,
+    extraModules = [],
   }: {
     withWorker?: boolean;
+    /** Modules beside the API's (and the worker's): routes a test declares for itself. */
+    extraModules?: Type[];
     waitOutBursts?: boolean;
     /** Sees every answer to a request of `request`, `client` or the app's own helpers. */
     onAnswer?: (request: Request, response: Response) => void;
   } = {},
 ): Promise<TestApp> {
   const app = await createHttpApp(config, {
-    extraModules: withWorker ? [WorkerModule] : [],
+    extraModules: [...(withWorker ? [WorkerModule] : []), ...extraModules],
     shutdownHooks: false,
   });
   await app.listen(0, '127.0.0.1');

@@ -7,6 +7,7 @@ import { ExplorerModule } from './explorer/explorer.module.js';
 import { ExportModule } from './export/export.module.js';
 import { FilesModule } from './files/files.module.js';
 import { HomeModule } from './home/home.module.js';
+import { ReadLaneModule } from './http/read-lane.module.js';
 import { IngestApiModule } from './ingest/ingest-api.module.js';
 import { PagesModule } from './pages/pages.module.js';
 import { PlansModule } from './plans/plans.module.js';
@@ -15,9 +16,8 @@ import { UsageModule } from './usage/usage.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 /**
- * The HTTP API: one module per feature, in the order the OpenAPI document lists their routes.
- * The hooks http-app.ts adds ahead of Nest (the read lane, metering) take the same single
- * instances of RequestAdmission and ImmutableReadCache as the features do.
+ * The HTTP API: one module per feature, in the order the OpenAPI document lists their routes,
+ * and the read lane's kept answers, which http-app.ts hands to the lane it adds ahead of Nest.
  */
 @Module({
   imports: [
@@ -35,6 +35,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     WebhooksModule,
     HomeModule,
     ExplorerModule,
+    ReadLaneModule,
   ],
 })
 export class ApiModule {}

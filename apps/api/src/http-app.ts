@@ -21,11 +21,11 @@ import { registerQueueDashboard } from './admin/queue-dashboard.js';
 import { ApiModule } from './api.module.js';
 import { ErrorBodyFilter, sendFrameworkError } from './errors/error-body.filter.js';
 import { ErrorShapes } from './errors/error-shape.js';
-import { ImmutableReadCache } from './http/immutable-read.cache.js';
+import { AnswerCache } from './http/answer-cache.js';
 import { EXPLORER_ROUTES } from './explorer/explorer.controller.js';
 import { addSecurityHeaders } from './http/security-headers.js';
-import { keepLaneAnswer, serveImmutableReadsAheadOfNest } from './http/immutable-read-lane.js';
-import { immutableResponseHook } from './http/immutable-response.js';
+import { keepLaneAnswer, serveReadsAheadOfNest } from './http/read-lane.js';
+import { addCachingHeaders, answerNotModified } from './http/http-caching.js';
 import { requestIdFor } from './http/request-id.js';
 import { refuseLongUrl, refuseUnreadableRequests, URL_LIMIT_BYTES } from './http/request-limits.js';
 import {
@@ -94,12 +94,15 @@ export async function createHttpApp(
   fastify.decorate('errorShapes', errorShapes);
   fastify.addHook('onRoute', (route) => errorShapes.learn(route));
   applyDeclaredBodyLimits(fastify);
+  // Before any plugin (the queue dashboard) takes a copy of the root's parsers.
+  parseBodies(fastify);
   refuseUnservedMethods(fastify);
   const logger = createLogger(config, extraModules.length > 0 ? 'api+worker' : 'api');
   const app = await NestFactory.create<NestFastifyApplication>(
     rootModule(config, logger, extraModules),
     adapter,
-    { bufferLogs: true },
+    // The body parsers are parseBodies' alone: Nest's would add a form parser to every route.
+    { bufferLogs: true, bodyParser: false },
   );
   app.useLogger(app.get(Logger));
   // Security headers on every answer. No CORS plugin: browsers may not call the API (README).
@@ -132,15 +135,13 @@ export async function createHttpApp(
     installShutdownDeadline(config.shutdownGraceMs, logger);
   }
   await app.init();
-  // After init, which registers Nest's JSON parser: this one replaces it.
-  parseBodies(fastify);
   return app;
 }
 
 function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication): void {
   const meter = app.get(RequestMeter);
   const metrics = app.get(Metrics);
-  const immutableReads = app.get(ImmutableReadCache);
+  const answers = app.get(AnswerCache);
   const reads = app.get(ReadDatabase);
   fastify.addHook('onRequest', refuseLongUrl);
   // Each read has its reads go to one database (a replica or the primary), chosen on its first.
@@ -149,20 +150,21 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication)
       request.method === 'GET' ? reads.withinRequest(done) : done(),
     );
   }
-  serveImmutableReadsAheadOfNest(
+  serveReadsAheadOfNest(
     fastify,
     app.get(RequestAdmission),
     app.get(CheckpointStore),
-    immutableReads,
+    answers,
     reads,
   );
   fastify.addHook('onSend', async (request, reply, payload) => {
     void reply.header('x-request-id', request.id);
     // RFC 6750: a refused request learns the scheme that would be accepted.
     if (reply.statusCode === 401) void reply.header('www-authenticate', 'Bearer');
-    // The ETag check first: it may turn a 200 into a 304, which is not charged.
-    const sent = await immutableResponseHook(request, reply, payload);
-    keepLaneAnswer(immutableReads, request, reply, sent);
+    addCachingHeaders(request, reply, payload);
+    keepLaneAnswer(answers, request, reply, payload);
+    // After the answer is kept: a 304, which is not charged, carries no body to keep.
+    const sent = answerNotModified(request, reply, payload);
     return settleMetering(meter, metrics, request, reply, sent);
   });
 }

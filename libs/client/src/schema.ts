@@ -218,7 +218,7 @@ export interface paths {
         };
         /**
          * Scrape files of one version
-         * @description No scrape of that version is 200 with files: [] and count: 0, without ETag or Cache-Control: a scrape of it may still arrive.
+         * @description Cacheable for a minute (ETag, Cache-Control: private, max-age=60): another scraper may still add a scrape of the same version. No scrape of that version is 200 with files: [] and count: 0, revalidated at every use (max-age=0).
          */
         get: operations["getFilesByVersion"];
         put?: never;
@@ -4359,13 +4359,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The files of the version (with an ETag: reusable for an hour once it has files, revalidated at every use while it has none) */
+            /** @description The files of the version, with an ETag: reusable for a minute, then revalidated (at every use while there is none) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Present when the answer cannot change (a version, or a period that has ended): send it back as If-None-Match to get 304 */
+                    /** @description Present when the answer is addressed by a version, or a period that has ended: send it back as If-None-Match to get 304 while the answer is unchanged */
                     ETag?: string;
-                    /** @description With ETag: private, max-age=3600, or max-age=0 (revalidate at every use) for a files answer with no file yet */
+                    /** @description With ETag: private, max-age=60 for a set of scrape files or the earliest extraction of a period (another scrape or extraction may still add to it; max-age=0 while there is no file yet), private, max-age=3600 for one extraction or the diff of two */
                     "Cache-Control"?: string;
                     /** @description Requests allowed in the hourly window */
                     "X-RateLimit-Limit": number;
@@ -4389,13 +4389,13 @@ export interface operations {
                     "application/json": components["schemas"]["FilesOfVersion"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag of this immutable answer. No body; not charged */
+            /** @description Not Modified: If-None-Match matched the ETag of this answer as it stands. No body; not charged */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Present when the answer cannot change (a version, or a period that has ended): send it back as If-None-Match to get 304 */
+                    /** @description Present when the answer is addressed by a version, or a period that has ended: send it back as If-None-Match to get 304 while the answer is unchanged */
                     ETag?: string;
-                    /** @description With ETag: private, max-age=3600, or max-age=0 (revalidate at every use) for a files answer with no file yet */
+                    /** @description With ETag: private, max-age=60 for a set of scrape files or the earliest extraction of a period (another scrape or extraction may still add to it; max-age=0 while there is no file yet), private, max-age=3600 for one extraction or the diff of two */
                     "Cache-Control"?: string;
                     /** @description Requests allowed in the hourly window */
                     "X-RateLimit-Limit": number;
@@ -4624,9 +4624,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Present when the answer cannot change (a version, or a period that has ended): send it back as If-None-Match to get 304 */
+                    /** @description Present when the answer is addressed by a version, or a period that has ended: send it back as If-None-Match to get 304 while the answer is unchanged */
                     ETag?: string;
-                    /** @description With ETag: private, max-age=3600, or max-age=0 (revalidate at every use) for a files answer with no file yet */
+                    /** @description With ETag: private, max-age=60 for a set of scrape files or the earliest extraction of a period (another scrape or extraction may still add to it; max-age=0 while there is no file yet), private, max-age=3600 for one extraction or the diff of two */
                     "Cache-Control"?: string;
                     /** @description Requests allowed in the hourly window */
                     "X-RateLimit-Limit": number;
@@ -4650,13 +4650,13 @@ export interface operations {
                     "application/json": components["schemas"]["FilesOfPeriod"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag of this immutable answer. No body; not charged */
+            /** @description Not Modified: If-None-Match matched the ETag of this answer as it stands. No body; not charged */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Present when the answer cannot change (a version, or a period that has ended): send it back as If-None-Match to get 304 */
+                    /** @description Present when the answer is addressed by a version, or a period that has ended: send it back as If-None-Match to get 304 while the answer is unchanged */
                     ETag?: string;
-                    /** @description With ETag: private, max-age=3600, or max-age=0 (revalidate at every use) for a files answer with no file yet */
+                    /** @description With ETag: private, max-age=60 for a set of scrape files or the earliest extraction of a period (another scrape or extraction may still add to it; max-age=0 while there is no file yet), private, max-age=3600 for one extraction or the diff of two */
                     "Cache-Control"?: string;
                     /** @description Requests allowed in the hourly window */
                     "X-RateLimit-Limit": number;
@@ -4885,9 +4885,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Present when the answer cannot change (a version, or a period that has ended): send it back as If-None-Match to get 304 */
+                    /** @description Present when the answer is addressed by a version, or a period that has ended: send it back as If-None-Match to get 304 while the answer is unchanged */
                     ETag?: string;
-                    /** @description With ETag: private, max-age=3600, or max-age=0 (revalidate at every use) for a files answer with no file yet */
+                    /** @description With ETag: private, max-age=60 for a set of scrape files or the earliest extraction of a period (another scrape or extraction may still add to it; max-age=0 while there is no file yet), private, max-age=3600 for one extraction or the diff of two */
                     "Cache-Control"?: string;
                     /** @description Requests allowed in the hourly window */
                     "X-RateLimit-Limit": number;
@@ -4911,13 +4911,13 @@ export interface operations {
                     "application/json": components["schemas"]["FilesOfPeriod"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag of this immutable answer. No body; not charged */
+            /** @description Not Modified: If-None-Match matched the ETag of this answer as it stands. No body; not charged */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Present when the answer cannot change (a version, or a period that has ended): send it back as If-None-Match to get 304 */
+                    /** @description Present when the answer is addressed by a version, or a period that has ended: send it back as If-None-Match to get 304 while the answer is unchanged */
                     ETag?: string;
-                    /** @description With ETag: private, max-age=3600, or max-age=0 (revalidate at every use) for a files answer with no file yet */
+                    /** @description With ETag: private, max-age=60 for a set of scrape files or the earliest extraction of a period (another scrape or extraction may still add to it; max-age=0 while there is no file yet), private, max-age=3600 for one extraction or the diff of two */
                     "Cache-Control"?: string;
                     /** @description Requests allowed in the hourly window */
                     "X-RateLimit-Limit": number;
@@ -5146,9 +5146,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Present when the answer cannot change (a version, or a period that has ended): send it back as If-None-Match to get 304 */
+                    /** @description Present when the answer is addressed by a version, or a period that has ended: send it back as If-None-Match to get 304 while the answer is unchanged */
                     ETag?: string;
-                    /** @description With ETag: private, max-age=3600, or max-age=0 (revalidate at every use) for a files answer with no file yet */
+                    /** @description With ETag: private, max-age=60 for a set of scrape files or the earliest extraction of a period (another scrape or extraction may still add to it; max-age=0 while there is no file yet), private, max-age=3600 for one extraction or the diff of two */
                     "Cache-Control"?: string;
                     /** @description Requests allowed in the hourly window */
                     "X-RateLimit-Limit": number;
@@ -5172,13 +5172,13 @@ export interface operations {
                     "application/json": components["schemas"]["FilesOfPeriod"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag of this immutable answer. No body; not charged */
+            /** @description Not Modified: If-None-Match matched the ETag of this answer as it stands. No body; not charged */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Present when the answer cannot change (a version, or a period that has ended): send it back as If-None-Match to get 304 */
+                    /** @description Present when the answer is addressed by a version, or a period that has ended: send it back as If-None-Match to get 304 while the answer is unchanged */
                     ETag?: string;
-                    /** @description With ETag: private, max-age=3600, or max-age=0 (revalidate at every use) for a files answer with no file yet */
+                    /** @description With ETag: private, max-age=60 for a set of scrape files or the earliest extraction of a period (another scrape or extraction may still add to it; max-age=0 while there is no file yet), private, max-age=3600 for one extraction or the diff of two */
                     "Cache-Control"?: string;
                     /** @description Requests allowed in the hourly window */
                     "X-RateLimit-Limit": number;
@@ -5407,9 +5407,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Present when the answer cannot change (a version, or a period that has ended): send it back as If-None-Match to get 304 */
+                    /** @description Present when the answer is addressed by a version, or a period that has ended: send it back as If-None-Match to get 304 while the answer is unchanged */
                     ETag?: string;
-                    /** @description With ETag: private, max-age=3600, or max-age=0 (revalidate at every use) for a files answer with no file yet */
+                    /** @description With ETag: private, max-age=60 for a set of scrape files or the earliest extraction of a period (another scrape or extraction may still add to it; max-age=0 while there is no file yet), private, max-age=3600 for one extraction or the diff of two */
                     "Cache-Control"?: string;
                     /** @description Requests allowed in the hourly window */
                     "X-RateLimit-Limit": number;
@@ -5433,13 +5433,13 @@ export interface operations {
                     "application/json": components["schemas"]["FilesOfUnifiedPeriod"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag of this immutable answer. No body; not charged */
+            /** @description Not Modified: If-None-Match matched the ETag of this answer as it stands. No body; not charged */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Present when the answer cannot change (a version, or a period that has ended): send it back as If-None-Match to get 304 */
+                    /** @description Present when the answer is addressed by a version, or a period that has ended: send it back as If-None-Match to get 304 while the answer is unchanged */
                     ETag?: string;
-                    /** @description With ETag: private, max-age=3600, or max-age=0 (revalidate at every use) for a files answer with no file yet */
+                    /** @description With ETag: private, max-age=60 for a set of scrape files or the earliest extraction of a period (another scrape or extraction may still add to it; max-age=0 while there is no file yet), private, max-age=3600 for one extraction or the diff of two */
                     "Cache-Control"?: string;
                     /** @description Requests allowed in the hourly window */
                     "X-RateLimit-Limit": number;
@@ -5675,9 +5675,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Present when the answer cannot change (a version, or a period that has ended): send it back as If-None-Match to get 304 */
+                    /** @description Present when the answer is addressed by a version, or a period that has ended: send it back as If-None-Match to get 304 while the answer is unchanged */
                     ETag?: string;
-                    /** @description With ETag: private, max-age=3600, or max-age=0 (revalidate at every use) for a files answer with no file yet */
+                    /** @description With ETag: private, max-age=60 for a set of scrape files or the earliest extraction of a period (another scrape or extraction may still add to it; max-age=0 while there is no file yet), private, max-age=3600 for one extraction or the diff of two */
                     "Cache-Control"?: string;
                     /** @description Requests allowed in the hourly window */
                     "X-RateLimit-Limit": number;
@@ -5701,13 +5701,13 @@ export interface operations {
                     "application/json": components["schemas"]["PricingDocument"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag of this immutable answer. No body; not charged */
+            /** @description Not Modified: If-None-Match matched the ETag of this answer as it stands. No body; not charged */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Present when the answer cannot change (a version, or a period that has ended): send it back as If-None-Match to get 304 */
+                    /** @description Present when the answer is addressed by a version, or a period that has ended: send it back as If-None-Match to get 304 while the answer is unchanged */
                     ETag?: string;
-                    /** @description With ETag: private, max-age=3600, or max-age=0 (revalidate at every use) for a files answer with no file yet */
+                    /** @description With ETag: private, max-age=60 for a set of scrape files or the earliest extraction of a period (another scrape or extraction may still add to it; max-age=0 while there is no file yet), private, max-age=3600 for one extraction or the diff of two */
                     "Cache-Control"?: string;
                     /** @description Requests allowed in the hourly window */
                     "X-RateLimit-Limit": number;
@@ -6402,9 +6402,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Present when the answer cannot change (a version, or a period that has ended): send it back as If-None-Match to get 304 */
+                    /** @description Present when the answer is addressed by a version, or a period that has ended: send it back as If-None-Match to get 304 while the answer is unchanged */
                     ETag?: string;
-                    /** @description With ETag: private, max-age=3600, or max-age=0 (revalidate at every use) for a files answer with no file yet */
+                    /** @description With ETag: private, max-age=60 for a set of scrape files or the earliest extraction of a period (another scrape or extraction may still add to it; max-age=0 while there is no file yet), private, max-age=3600 for one extraction or the diff of two */
                     "Cache-Control"?: string;
                     /** @description Requests allowed in the hourly window */
                     "X-RateLimit-Limit": number;
@@ -6428,13 +6428,13 @@ export interface operations {
                     "application/json": components["schemas"]["PricingDiff"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag of this immutable answer. No body; not charged */
+            /** @description Not Modified: If-None-Match matched the ETag of this answer as it stands. No body; not charged */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Present when the answer cannot change (a version, or a period that has ended): send it back as If-None-Match to get 304 */
+                    /** @description Present when the answer is addressed by a version, or a period that has ended: send it back as If-None-Match to get 304 while the answer is unchanged */
                     ETag?: string;
-                    /** @description With ETag: private, max-age=3600, or max-age=0 (revalidate at every use) for a files answer with no file yet */
+                    /** @description With ETag: private, max-age=60 for a set of scrape files or the earliest extraction of a period (another scrape or extraction may still add to it; max-age=0 while there is no file yet), private, max-age=3600 for one extraction or the diff of two */
                     "Cache-Control"?: string;
                     /** @description Requests allowed in the hourly window */
                     "X-RateLimit-Limit": number;

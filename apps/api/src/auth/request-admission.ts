@@ -42,7 +42,7 @@ export interface AdmissionRule {
  * the burst limit; should Redis fail, the request answers 503 and RequestMeter gives back
  * whatever Redis counted), an uncharged one is bounded by the burst limit only; a refused scope
  * or plan still counts against the burst limit. Failed authentications count against the client
- * address. The key guard and the immutable-read lane (ahead of Nest) both admit through it.
+ * address. The key guard and the read lane (ahead of Nest) both admit through it.
  */
 @Injectable()
 export class RequestAdmission {

@@ -1,7 +1,7 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CATEGORIES, utcDate } from '#app/domain';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { KeyAccess } from '../auth/api-key.guard.js';
 import { calendarDateOrThrow } from '../http/period-parameter.js';
 import {
   categoriesParameter,
@@ -22,7 +22,7 @@ import { BenchmarksQueries } from './benchmarks.queries.js';
 const asSet = (items: string[] | undefined) => (items ? new Set(items) : undefined);
 
 @Controller('api/benchmarks')
-@UseGuards(ApiKeyGuard('read', 'pricing'))
+@KeyAccess({ scope: 'read', feature: 'pricing' })
 @ApiTags('Pricing analytics')
 @ApiKeyAuth()
 @CreditCost(1)

@@ -1,7 +1,7 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { PRICING_CHANGE_TYPES } from '#app/domain';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { KeyAccess } from '../auth/api-key.guard.js';
 import {
   feedCursorParameter,
   companyParameter,
@@ -19,7 +19,7 @@ import { ChangesQueries } from './changes.queries.js';
 
 /** Pricing changes of every page, in the order the log recorded them, read on by a cursor. */
 @Controller('api/changes')
-@UseGuards(ApiKeyGuard('read', 'pricing'))
+@KeyAccess({ scope: 'read', feature: 'pricing' })
 @ApiTags('Pricing')
 @ApiKeyAuth()
 @CreditCost(1)

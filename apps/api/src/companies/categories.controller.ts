@@ -1,6 +1,6 @@
-import { Controller, Get, UseGuards } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { KeyAccess } from '../auth/api-key.guard.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CategoriesDto } from './companies.dto.js';
@@ -8,7 +8,7 @@ import { CompaniesQueries } from './companies.queries.js';
 
 /** What a client can filter the companies list by, and how many companies each has. */
 @Controller('api/categories')
-@UseGuards(ApiKeyGuard('read', 'companies'))
+@KeyAccess({ scope: 'read', feature: 'companies' })
 @ApiTags('Companies')
 @ApiKeyAuth()
 @CreditCost(0)

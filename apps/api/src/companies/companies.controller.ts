@@ -1,10 +1,10 @@
-import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CATEGORIES } from '#app/domain';
 import type { CompanyFilters } from '#app/persistence';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { KeyAccess } from '../auth/api-key.guard.js';
 import { ApiError } from '../errors/api-error.js';
-import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
+import { ServedAheadOfNest } from '../http/read-lane.js';
 import {
   categoryParameter,
   employeesParameter,
@@ -21,11 +21,8 @@ import { COMPANY_LIST_READ_MODELS, CompaniesQueries } from './companies.queries.
 import { CompanyDetailDto, CompanyListDto } from './companies.dto.js';
 import { COMPANIES_ERROR_EXAMPLES } from './companies.examples.js';
 
-/** Who may read companies: the guard's rule, and the lane's (ServedAheadOfNest). */
-const COMPANIES_ACCESS = { scope: 'read', feature: 'companies' } as const;
-
 @Controller('api/companies')
-@UseGuards(ApiKeyGuard(COMPANIES_ACCESS.scope, COMPANIES_ACCESS.feature))
+@KeyAccess({ scope: 'read', feature: 'companies' })
 @ApiTags('Companies')
 @ApiKeyAuth()
 @CreditCost(1)
@@ -34,7 +31,7 @@ export class CompaniesController {
 
   @Get()
   // The page and its total come from the companies read model alone.
-  @ServedAheadOfNest(COMPANIES_ACCESS, COMPANY_LIST_READ_MODELS)
+  @ServedAheadOfNest(COMPANY_LIST_READ_MODELS)
   @ApiOperation({
     operationId: 'listCompanies',
     summary: 'List companies',
@@ -98,7 +95,7 @@ export class CompaniesController {
   }
 
   @Get(':slug')
-  @ServedAheadOfNest(COMPANIES_ACCESS, ['companies', 'pages'])
+  @ServedAheadOfNest(['companies', 'pages'])
   @ApiOperation({
     operationId: 'getCompany',
     summary: 'One company by slug',

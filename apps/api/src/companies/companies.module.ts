@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AdmissionModule } from '../auth/admission.module.js';
 import { CatalogueModule } from '../catalogue/catalogue.module.js';
-import { ImmutableReadModule } from '../http/immutable-read.module.js';
 import { CategoriesController } from './categories.controller.js';
 import { CompaniesController } from './companies.controller.js';
 import { CompaniesQueries } from './companies.queries.js';
 
 /** GET /v1/api/companies, /companies/{slug} and /categories. */
 @Module({
-  imports: [AdmissionModule, CatalogueModule, ImmutableReadModule],
+  imports: [AdmissionModule, CatalogueModule],
   controllers: [CompaniesController, CategoriesController],
   providers: [CompaniesQueries],
 })

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CATEGORIES } from '#app/domain';
 import {
-  CheckpointStore,
   CompanyReader,
   PageReader,
   type CompanyEntity,
@@ -9,14 +8,10 @@ import {
   type CompanyOrder,
 } from '#app/persistence';
 import { SlugResolver } from '../catalogue/slug-resolver.js';
-import { ImmutableReadCache } from '../http/immutable-read.cache.js';
 import { pageReference } from '../pages/page-reference.js';
 
 /** The read model a companies list is made from. */
 export const COMPANY_LIST_READ_MODELS = ['companies'];
-
-/** The most matches whose ids a search keeps (about 35 KB of JSON), one read for all its pages. */
-const KEPT_MATCHES = 5_000;
 
 /** The reads of the companies and categories routes, shaped as the interface returns them. */
 @Injectable()
@@ -25,16 +20,14 @@ export class CompaniesQueries {
     private readonly companies: CompanyReader,
     private readonly pages: PageReader,
     private readonly slugs: SlugResolver,
-    private readonly checkpoints: CheckpointStore,
-    private readonly answers: ImmutableReadCache,
   ) {}
 
   /** Page `page` (from 1) of `limit` companies matching `filters` in `order`, and its pagination. */
   async list(filters: CompanyFilters, order: CompanyOrder, page: number, limit: number) {
-    const [rows, total] = await this.pageAndTotal(filters, order, {
-      limit,
-      offset: (page - 1) * limit,
-    });
+    const [rows, total] = await Promise.all([
+      this.companies.page({ ...filters, ...order, limit, offset: (page - 1) * limit }),
+      this.companies.count(filters),
+    ]);
     return {
       data: rows.map(companySummary),
       pagination: { total, page, limit, has_more: page * limit < total },
@@ -64,50 +57,6 @@ export class CompaniesQueries {
       categories,
       total_companies: categories.reduce((sum, one) => sum + one.companies, 0),
     };
-  }
-
-  /**
-   * One page of the companies matching `filters` and how many match. A search that matches at
-   * most KEPT_MATCHES keeps their ids in order, read once for each state of the companies read
-   * model, so each of its pages is a primary-key read and its total the length of that list;
-   * a broader one reads its page in order and counts once per state.
-   */
-  private async pageAndTotal(
-    filters: CompanyFilters,
-    order: CompanyOrder,
-    window: { limit: number; offset: number },
-  ): Promise<[CompanyEntity[], number]> {
-    const stamp = await this.checkpoints.currentStamp(COMPANY_LIST_READ_MODELS);
-    const kept = await this.answers.remember(
-      `companies ids ${JSON.stringify(filters)} ${JSON.stringify(order)} @${stamp}`,
-      async () => ({
-        json: JSON.stringify(
-          await this.companies.matchingIds({ ...filters, ...order }, KEPT_MATCHES),
-        ),
-        final: true,
-      }),
-    );
-    const ids = JSON.parse(kept.body.toString()) as number[] | null;
-    if (ids) {
-      const cut = ids.slice(window.offset, window.offset + window.limit);
-      return [await this.companies.byIds(cut), ids.length];
-    }
-    return Promise.all([
-      this.companies.page({ ...filters, ...order, ...window }),
-      this.total(filters, stamp),
-    ]);
-  }
-
-  /**
-   * How many companies match `filters`, counted once for each state of the companies read
-   * model (every page and order of one search shares it) and kept with the answers.
-   */
-  private async total(filters: CompanyFilters, stamp: string): Promise<number> {
-    const counted = await this.answers.remember(
-      `companies total ${JSON.stringify(filters)} @${stamp}`,
-      async () => ({ json: String(await this.companies.count(filters)), final: true }),
-    );
-    return Number(counted.body.toString());
   }
 }
 

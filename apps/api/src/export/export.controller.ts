@@ -6,14 +6,13 @@ import {
   Logger,
   Query,
   Res,
-  UseGuards,
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ServiceUnavailable } from '#app/contracts';
 import { EXPORT_FORMATS, EXPORT_MEDIA_TYPES, type ExportFormat } from '#app/domain';
 import type { FastifyReply } from 'fastify';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { KeyAccess } from '../auth/api-key.guard.js';
 import { ApiError } from '../errors/api-error.js';
 import {
   feedCursorParameter,
@@ -40,7 +39,7 @@ const RETRY_AFTER_SECONDS = 5;
  * read again from the same cursor), or the server would wait for them past its grace time.
  */
 @Controller('api/export')
-@UseGuards(ApiKeyGuard('read', 'export'))
+@KeyAccess({ scope: 'read', feature: 'export' })
 @ApiTags('Pricing')
 @ApiKeyAuth()
 @CreditCost(1)

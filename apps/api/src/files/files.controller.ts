@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Param, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   isPeriodClosed,
@@ -10,10 +10,9 @@ import {
   type Period,
 } from '#app/domain';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
-import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
-import { ImmutableReadCache, JSON_CONTENT_TYPE } from '../http/immutable-read.cache.js';
-import { markImmutable, markRevalidated, type KeptAnswer } from '../http/immutable-response.js';
+import { KeyAccess } from '../auth/api-key.guard.js';
+import { cacheableFor, MAX_AGE_SECONDS } from '../http/http-caching.js';
+import { ServedAheadOfNest } from '../http/read-lane.js';
 import { periodOrThrow } from '../http/period-parameter.js';
 import { ApiCacheableOk, ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
@@ -26,22 +25,16 @@ import {
   FileVersionsDto,
 } from './files.dto.js';
 import { FILES_ERROR_EXAMPLES } from './files.examples.js';
-import { FilesQueries } from './files.queries.js';
+import { FILES_READ_MODELS, FilesQueries } from './files.queries.js';
 
-/** Who may read files: the guard's rule, and the lane's (ServedAheadOfNest). */
-const FILES_ACCESS = { scope: 'read', feature: 'files' } as const;
-
-/** Scrape files (FilesQueries), with the caching headers of answers that never change. */
+/** Scrape files (FilesQueries), with the caching headers of answers addressed by a time past. */
 @Controller('api/files')
-@UseGuards(ApiKeyGuard(FILES_ACCESS.scope, FILES_ACCESS.feature))
+@KeyAccess({ scope: 'read', feature: 'files' })
 @ApiTags('Files')
 @ApiKeyAuth()
 @CreditCost(1)
 export class FilesController {
-  constructor(
-    private readonly files: FilesQueries,
-    private readonly immutableReads: ImmutableReadCache,
-  ) {}
+  constructor(private readonly files: FilesQueries) {}
 
   @Get(':slug/versions')
   @CreditCost(0)
@@ -61,14 +54,14 @@ export class FilesController {
   }
 
   @Get(':slug/version/:version')
-  @ServedAheadOfNest(FILES_ACCESS)
-  @Header('content-type', JSON_CONTENT_TYPE)
+  @ServedAheadOfNest(FILES_READ_MODELS)
   @ApiOperation({
     operationId: 'getFilesByVersion',
     summary: 'Scrape files of one version',
     description:
-      'No scrape of that version is 200 with files: [] and count: 0, without ETag or ' +
-      'Cache-Control: a scrape of it may still arrive.',
+      'Cacheable for a minute (ETag, Cache-Control: private, max-age=60): another scraper may ' +
+      'still add a scrape of the same version. No scrape of that version is 200 with files: [] ' +
+      'and count: 0, revalidated at every use (max-age=0).',
   })
   @ApiParam(FILES_SLUG_PARAMETER)
   @ApiParam(
@@ -76,8 +69,8 @@ export class FilesController {
   )
   @ApiCacheableOk(
     FilesOfVersionDto,
-    'The files of the version (with an ETag: reusable for an hour once it has files, ' +
-      'revalidated at every use while it has none)',
+    'The files of the version, with an ETag: reusable for a minute, then revalidated (at every ' +
+      'use while there is none)',
   )
   @ApiErrorResponses('coded', [400, 401, 403, 404, 500], FILES_ERROR_EXAMPLES.byVersion)
   async byVersion(
@@ -86,18 +79,13 @@ export class FilesController {
     @Req() request: FastifyRequest,
   ) {
     const period = periodOrThrow(parseVersion(version), version);
-    const answer = await this.immutableReads.remember(`files ${slug} ${version}`, async () => {
-      const files = await this.files.inPeriod(slug, period);
-      // No file yet is no promise that none will come: the version may be scraped right now.
-      return { json: JSON.stringify({ files, count: files.length }), final: files.length > 0 };
-    });
-    markCacheable(request, period, answer.final, answer);
-    return answer.body;
+    const files = await this.files.inPeriod(slug, period);
+    markCacheable(request, period, files.length);
+    return { files, count: files.length };
   }
 
   @Get(':slug/quarter/:quarter')
-  @Header('content-type', JSON_CONTENT_TYPE)
-  @ServedAheadOfNest(FILES_ACCESS)
+  @ServedAheadOfNest(FILES_READ_MODELS)
   @ApiOperation({
     operationId: 'getFilesByQuarter',
     summary: 'Scrape files of a quarter',
@@ -125,8 +113,7 @@ export class FilesController {
   }
 
   @Get(':slug/month/:month')
-  @Header('content-type', JSON_CONTENT_TYPE)
-  @ServedAheadOfNest(FILES_ACCESS)
+  @ServedAheadOfNest(FILES_READ_MODELS)
   @ApiOperation({
     operationId: 'getFilesByMonth',
     summary: 'Scrape files of a month',
@@ -152,8 +139,7 @@ export class FilesController {
   }
 
   @Get(':slug/week/:week')
-  @Header('content-type', JSON_CONTENT_TYPE)
-  @ServedAheadOfNest(FILES_ACCESS)
+  @ServedAheadOfNest(FILES_READ_MODELS)
   @ApiOperation({
     operationId: 'getFilesByWeek',
     summary: 'Scrape files of an ISO week',
@@ -178,7 +164,7 @@ export class FilesController {
 
   /** Unified: the format is detected; a quarter, month or week gives its earliest version only. */
   @Get(':slug/period/:period')
-  @ServedAheadOfNest(FILES_ACCESS)
+  @ServedAheadOfNest(FILES_READ_MODELS)
   @ApiOperation({
     operationId: 'getFilesByPeriod',
     summary: 'Scrape files of a version or period (format detected)',
@@ -208,7 +194,7 @@ export class FilesController {
   ) {
     const period = periodOrThrow(parsePeriod(input), input);
     const { files, version } = await this.files.ofEarliestVersion(slug, period);
-    markCacheable(request, period, files.length > 0);
+    markCacheable(request, period, files.length);
     return {
       files,
       count: files.length,
@@ -218,40 +204,21 @@ export class FilesController {
     };
   }
 
-  /**
-   * The files of a quarter, month or week. An ended period's answer goes through the read cache
-   * like a version's: kept once it has files, and concurrent first reads share one query.
-   */
+  /** The files of every version in a quarter, month or week. */
   private async inPeriod(slug: string, period: Period, request: FastifyRequest) {
-    const load = async () => {
-      const files = await this.files.inPeriod(slug, period);
-      const json = JSON.stringify({
-        files,
-        count: files.length,
-        period: { start: period.start, end: period.end },
-      });
-      return { json, final: files.length > 0 };
-    };
-    if (!isPeriodClosed(period, new Date())) return (await load()).json;
-    const key = `files ${slug} ${period.start}-${period.end}`;
-    const answer = await this.immutableReads.remember(key, load);
-    markCacheable(request, period, answer.final, answer);
-    return answer.body;
+    const files = await this.files.inPeriod(slug, period);
+    markCacheable(request, period, files.length);
+    return { files, count: files.length, period: { start: period.start, end: period.end } };
   }
 }
 
 /**
  * An answer addressed by a version (whichever endpoint) or by a period that has ended is
- * cacheable: for an hour once it holds files, and revalidated at every use while it holds none,
- * since the first scrape of a version (or a backfill of an old period) may still arrive.
+ * cacheable, for a minute: another scraper's scrape of one of its versions may still add a file.
+ * While it has none, it is revalidated at every use: its first scrape may be on its way.
  */
-function markCacheable(
-  request: FastifyRequest,
-  period: Period,
-  hasFiles: boolean,
-  kept?: KeptAnswer,
-) {
-  if (period.format !== 'version' && !isPeriodClosed(period, new Date())) return;
-  if (hasFiles) markImmutable(request, kept);
-  else markRevalidated(request, kept);
+function markCacheable(request: FastifyRequest, period: Period, files: number) {
+  if (period.format === 'version' || isPeriodClosed(period, new Date())) {
+    cacheableFor(request, files > 0 ? MAX_AGE_SECONDS.mayGrow : MAX_AGE_SECONDS.empty);
+  }
 }

@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AdmissionModule } from '../auth/admission.module.js';
 import { CatalogueModule } from '../catalogue/catalogue.module.js';
-import { ImmutableReadModule } from '../http/immutable-read.module.js';
 import { FilesController } from './files.controller.js';
 import { FilesQueries } from './files.queries.js';
 
 /** GET /v1/api/files/{slug}/...: scrape files by version, quarter, month, week or period. */
 @Module({
-  imports: [AdmissionModule, CatalogueModule, ImmutableReadModule],
+  imports: [AdmissionModule, CatalogueModule],
   controllers: [FilesController],
   providers: [FilesQueries],
 })

@@ -3,6 +3,9 @@ import type { Period } from '#app/domain';
 import { ScrapeFileReader, type PricingPageEntity, type ScrapeFileEntity } from '#app/persistence';
 import { SlugResolver, type SlugTarget } from '../catalogue/slug-resolver.js';
 
+/** The read models a files answer is made from: the slug's company and pages, and their files. */
+export const FILES_READ_MODELS = ['companies', 'pages', 'scrape-files'];
+
 /**
  * The reads of the files routes. A company slug gives the files of all its pages, a composite
  * slug those of one page; no scrape in the time asked for is an empty list, not an error.

@@ -54,12 +54,13 @@ export function applyDeclaredBodyLimits(fastify: FastifyInstance): void {
 }
 
 /**
- * The JSON and NDJSON parsers of every route. Call it after Nest's init(), which registers a
- * JSON parser of its own that this one replaces.
+ * The body parsers of every route: JSON, and NDJSON where a route takes batches; any other
+ * type is 415 (Fastify's plain-text parser goes too). Call it before any route or plugin is
+ * registered (a plugin takes a copy of the parsers there are), with Nest's own body parsers off.
  */
 export function parseBodies(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
-  fastify.removeContentTypeParser('application/json');
+  fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser<Buffer>(
     'application/json',
     { parseAs: 'buffer' },

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiExtraModels,
@@ -18,7 +18,7 @@ import {
   type BatchStatus,
 } from '#app/ingest';
 import { errorCodes, type FastifyRequest } from 'fastify';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { KeyAccess } from '../auth/api-key.guard.js';
 import { BodyLimit, TakesBatches } from '../http/request-bodies.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
@@ -76,7 +76,7 @@ const RECORD_SCHEMA = {
 
 /** What scraper pipelines call. Needs a key with the `ingest` scope; costs no credit. */
 @Controller('ingest')
-@UseGuards(ApiKeyGuard('ingest'))
+@KeyAccess({ scope: 'ingest' })
 @ApiTags('Ingestion')
 @ApiKeyAuth()
 @CreditCost(0)

@@ -312,20 +312,21 @@ export function ApiErrorResponses(
 const CACHE_HEADERS = {
   ETag: {
     description:
-      'Present when the answer cannot change (a version, or a period that has ended): send it ' +
-      'back as If-None-Match to get 304',
+      'Present when the answer is addressed by a version, or a period that has ended: send it ' +
+      'back as If-None-Match to get 304 while the answer is unchanged',
     schema: { type: 'string' },
   },
   'Cache-Control': {
     description:
-      'With ETag: private, max-age=3600, or max-age=0 (revalidate at every use) for a files ' +
-      'answer with no file yet',
+      'With ETag: private, max-age=60 for a set of scrape files or the earliest extraction of a ' +
+      'period (another scrape or extraction may still add to it; max-age=0 while there is no ' +
+      'file yet), private, max-age=3600 for one extraction or the diff of two',
     schema: { type: 'string' },
   },
 } as const;
 
 /**
- * A 200 that is immutable when addressed by a version or a closed period (ETag and
+ * A 200 that is cacheable when addressed by a version or a closed period (ETag and
  * Cache-Control), and the 304 a matching If-None-Match gets instead (not charged).
  */
 export function ApiCacheableOk(
@@ -349,7 +350,8 @@ export function ApiCacheableOk(
     ApiResponse({
       status: 304,
       description:
-        'Not Modified: If-None-Match matched the ETag of this immutable answer. No body; not charged',
+        'Not Modified: If-None-Match matched the ETag of this answer as it stands. No body; not ' +
+        'charged',
       headers: { ...CACHE_HEADERS },
     }),
   ) as MethodDecorator;

@@ -1,6 +1,6 @@
-import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { KeyAccess } from '../auth/api-key.guard.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { PAGE_SLUG_PARAMETER } from '../openapi/parameters.js';
@@ -9,7 +9,7 @@ import { PAGES_ERROR_EXAMPLES } from './pages.examples.js';
 import { PagesQueries } from './pages.queries.js';
 
 @Controller('api/pages')
-@UseGuards(ApiKeyGuard('read', 'pages'))
+@KeyAccess({ scope: 'read', feature: 'pages' })
 @ApiTags('Pages')
 @ApiKeyAuth()
 @CreditCost(1)

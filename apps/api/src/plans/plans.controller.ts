@@ -1,11 +1,10 @@
-import { Controller, Get, Header, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { BILLING_VALUES, CATEGORIES, RECORD_FIELDS } from '#app/domain';
 import type { PlanSearchFilters } from '#app/persistence';
-import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { JSON_CONTENT_TYPE, ServedAheadOfNest } from '../http/read-lane.js';
+import { KeyAccess } from '../auth/api-key.guard.js';
 import { ApiError } from '../errors/api-error.js';
-import { JSON_CONTENT_TYPE } from '../http/immutable-read.cache.js';
 import {
   amountParameter,
   booleanParameter,
@@ -70,9 +69,6 @@ function checkRange(
   });
 }
 
-/** Who may search plans: the guard's rule, and the lane's (ServedAheadOfNest). */
-const PLANS_ACCESS = { scope: 'read', feature: 'pricing' } as const;
-
 /**
  * The read models a plan search comes from: the lane sends a kept answer again while neither
  * has moved (the rates matter only with currency=; watching them always is simpler and never
@@ -82,7 +78,7 @@ const PLAN_SEARCH_READ_MODELS = ['plan-search', 'exchange-rates'];
 
 /** Plans of every page's latest extraction, across all companies, filtered and sorted. */
 @Controller('api/plans')
-@UseGuards(ApiKeyGuard(PLANS_ACCESS.scope, PLANS_ACCESS.feature))
+@KeyAccess({ scope: 'read', feature: 'pricing' })
 @ApiTags('Pricing')
 @ApiKeyAuth()
 @CreditCost(1)
@@ -90,7 +86,7 @@ export class PlansController {
   constructor(private readonly plans: PlansQueries) {}
 
   @Get()
-  @ServedAheadOfNest(PLANS_ACCESS, PLAN_SEARCH_READ_MODELS)
+  @ServedAheadOfNest(PLAN_SEARCH_READ_MODELS)
   @Header('content-type', JSON_CONTENT_TYPE)
   @ApiOperation({
     operationId: 'searchPlans',

@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Param, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   isPeriodClosed,
@@ -9,11 +9,10 @@ import {
   utcDate,
 } from '#app/domain';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
-import { ServedAheadOfNest } from '../http/immutable-read-lane.js';
+import { KeyAccess } from '../auth/api-key.guard.js';
 import { ApiError } from '../errors/api-error.js';
-import { ImmutableReadCache, JSON_CONTENT_TYPE } from '../http/immutable-read.cache.js';
-import { markImmutable } from '../http/immutable-response.js';
+import { cacheableFor, MAX_AGE_SECONDS } from '../http/http-caching.js';
+import { JSON_CONTENT_TYPE, ServedAheadOfNest } from '../http/read-lane.js';
 import { calendarDateOrThrow, periodOrThrow } from '../http/period-parameter.js';
 import { currencyParameter, optionalText, type QueryValue } from '../http/query-parameters.js';
 import { ApiCacheableOk, ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
@@ -29,26 +28,23 @@ import {
 import { PRICING_ERROR_EXAMPLES } from './pricing.examples.js';
 import { PricingQueries } from './pricing.queries.js';
 
-/** Who may read pricing: the guard's rule, and the lane's (ServedAheadOfNest). */
-const PRICING_ACCESS = { scope: 'read', feature: 'pricing' } as const;
+/** The read models a pricing answer is made from: the slug's page, its extractions, the rates. */
+const PRICING_READ_MODELS = ['companies', 'pages', 'pricing-snapshots', 'exchange-rates'];
 
 /**
  * Pricing structure of one page: the latest version, a given version, or a period's earliest;
  * the versions there are (free), and the changes between two of them.
  */
 @Controller('api/pricing')
-@UseGuards(ApiKeyGuard(PRICING_ACCESS.scope, PRICING_ACCESS.feature))
+@KeyAccess({ scope: 'read', feature: 'pricing' })
 @ApiTags('Pricing')
 @ApiKeyAuth()
 @CreditCost(1)
 export class PricingController {
-  constructor(
-    private readonly pricing: PricingQueries,
-    private readonly immutableReads: ImmutableReadCache,
-  ) {}
+  constructor(private readonly pricing: PricingQueries) {}
 
   @Get(':slug')
-  @ServedAheadOfNest(PRICING_ACCESS)
+  @ServedAheadOfNest(PRICING_READ_MODELS)
   @Header('content-type', JSON_CONTENT_TYPE)
   @ApiOperation({
     operationId: 'getPricing',
@@ -97,7 +93,7 @@ export class PricingController {
     @Query('as_of') asOfValue: QueryValue,
     @Query('currency') currencyValue: QueryValue,
     @Req() request: FastifyRequest,
-  ): Promise<string | Buffer> {
+  ): Promise<string> {
     const version = optionalText('version', versionValue, 20);
     const periodText = optionalText('period', periodValue, 20);
     const asOf = optionalText('as_of', asOfValue, 20);
@@ -114,40 +110,24 @@ export class PricingController {
     }
     const currency = currencyParameter(currencyValue);
     if (asOf !== undefined) {
-      // Not kept: a late extraction of an earlier day may still change the answer.
       return this.pricing.documentAsOf(slug, calendarDateOrThrow('as_of', asOf), currency);
     }
     if (version !== undefined) {
       periodOrThrow(parseVersion(version), version);
-      // Not kept either when converted: a rate pushed later for an earlier day changes it.
-      if (currency !== undefined) return this.pricing.documentOfVersion(slug, version, currency);
-      const answer = await this.immutableReads.remember(`pricing ${slug} ${version}`, async () => ({
-        json: await this.pricing.documentOfVersion(slug, version),
-        final: true,
-      }));
-      markImmutable(request, answer);
-      return answer.body;
-    }
-    // Parameters are checked before the slug is looked up, as for a version: a malformed
-    // period is a 400 whether or not the page exists.
-    const asked =
-      periodText === undefined
-        ? null
-        : { text: periodText, period: periodOrThrow(parsePeriod(periodText), periodText) };
-    if (asked) {
-      const { text, period } = asked;
-      const load = () => this.pricing.documentInPeriod(slug, text, period, currency);
-      if (currency !== undefined || !isPeriodClosed(period, new Date())) return load();
-      // An ended period's extraction is as settled as a version's: kept, first reads shared.
-      const answer = await this.immutableReads.remember(
-        `pricing ${slug} period ${text}`,
-        async () => ({
-          json: await load(),
-          final: true,
-        }),
+      const document = await this.pricing.documentOfVersion(slug, version, currency);
+      // A rate pushed later for an earlier day may still change a converted document.
+      cacheableFor(
+        request,
+        currency === undefined ? MAX_AGE_SECONDS.immutable : MAX_AGE_SECONDS.mayGrow,
       );
-      markImmutable(request, answer);
-      return answer.body;
+      return document;
+    }
+    if (periodText !== undefined) {
+      const period = periodOrThrow(parsePeriod(periodText), periodText);
+      const document = await this.pricing.documentInPeriod(slug, periodText, period, currency);
+      // An earlier extraction of the period may still arrive.
+      if (isPeriodClosed(period, new Date())) cacheableFor(request, MAX_AGE_SECONDS.mayGrow);
+      return document;
     }
     return this.pricing.latestDocument(slug, currency);
   }
@@ -241,7 +221,7 @@ export class PricingController {
   }
 
   @Get(':slug/diff')
-  @ServedAheadOfNest(PRICING_ACCESS)
+  @ServedAheadOfNest(PRICING_READ_MODELS)
   @Header('content-type', JSON_CONTENT_TYPE)
   @ApiOperation({
     operationId: 'getPricingDiff',
@@ -277,7 +257,7 @@ export class PricingController {
     @Query('from') fromValue: QueryValue,
     @Query('to') toValue: QueryValue,
     @Req() request: FastifyRequest,
-  ): Promise<string | Buffer> {
+  ): Promise<string> {
     const from = optionalText('from', fromValue, 20);
     const to = optionalText('to', toValue, 20);
     if (from === undefined) {
@@ -290,15 +270,9 @@ export class PricingController {
     periodOrThrow(parseVersion(from), from);
     if (to === undefined) return this.pricing.diff(slug, from, null);
     periodOrThrow(parseVersion(to), to);
+    const diff = await this.pricing.diff(slug, from, to);
     // Two extractions never change, so neither does their diff.
-    const answer = await this.immutableReads.remember(
-      `pricing-diff ${slug} ${from} ${to}`,
-      async () => ({
-        json: await this.pricing.diff(slug, from, to),
-        final: true,
-      }),
-    );
-    markImmutable(request, answer);
-    return answer.body;
+    cacheableFor(request, MAX_AGE_SECONDS.immutable);
+    return diff;
   }
 }

@@ -1,14 +1,14 @@
-import { Controller, Get, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { KeyAccess } from '../auth/api-key.guard.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { UsageDto } from './usage.dto.js';
 import { usageRepresentation } from './usage-representation.js';
 
 @Controller('api/usage')
-@UseGuards(ApiKeyGuard())
+@KeyAccess()
 @ApiTags('Usage')
 @ApiKeyAuth()
 @CreditCost(0)

@@ -8,7 +8,6 @@ import {
   Param,
   Post,
   Req,
-  UseGuards,
   UsePipes,
 } from '@nestjs/common';
 import {
@@ -23,7 +22,7 @@ import { AppConfig } from '#app/config';
 import { WebhookRepository, type WebhookEntity } from '#app/persistence';
 import { webhookUrlProblem } from '#app/webhooks';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { KeyAccess } from '../auth/api-key.guard.js';
 import { ApiError } from '../errors/api-error.js';
 import { validationPipe } from '../http/validation.pipe.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
@@ -45,7 +44,7 @@ const WEBHOOK_ID = new RegExp(PATTERNS.uuid);
  * registered (the worker delivers them), filtered by event type and company if asked.
  */
 @Controller('api/webhooks')
-@UseGuards(ApiKeyGuard('read', 'webhooks'))
+@KeyAccess({ scope: 'read', feature: 'webhooks' })
 @ApiTags('Webhooks')
 @ApiKeyAuth()
 @CreditCost(1)
