@@ -1,6 +1,7 @@
 import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr, { type IPv4, type IPv6 } from 'ipaddr.js';
+import { parseIpAddress } from '#app/domain';
 
 /**
  * IANA's global unicast block. Every IPv6 address outside it is special-purpose or unassigned:
@@ -28,30 +29,13 @@ const WELL_KNOWN_NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
  * choosing, and no receiver needs them.
  */
 export function isPublicAddress(address: string): boolean {
-  const parsed = parseAddress(address);
+  const parsed = parseIpAddress(address);
   if (!parsed) return false;
   if (parsed.kind() === 'ipv4') return isPublicIPv4(parsed as IPv4);
   const ipv6 = parsed as IPv6;
   const embedded = embeddedIPv4(ipv6);
   if (embedded) return isPublicIPv4(embedded);
   return ipv6.match(GLOBAL_UNICAST) && ipv6.range() === 'unicast';
-}
-
-/**
- * An address as Node reads it, or null. ipaddr.js alone would read `::a.b.c.d` (IPv4-compatible)
- * as `::ffff:a.b.c.d` (IPv4-mapped), so an IPv6 address goes through the URL parser's spelling
- * first, which has hexadecimal groups only. A zone id (`%eth0`, link-local only) is refused.
- */
-function parseAddress(address: string): IPv4 | IPv6 | null {
-  switch (isIP(address)) {
-    case 4:
-      return ipaddr.IPv4.parse(address);
-    case 6:
-      if (address.includes('%')) return null;
-      return ipaddr.IPv6.parse(new URL(`http://[${address}]/`).hostname.slice(1, -1));
-    default:
-      return null;
-  }
 }
 
 function isPublicIPv4(address: IPv4): boolean {
