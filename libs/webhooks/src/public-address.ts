@@ -48,6 +48,15 @@ function embeddedIPv4(address: IPv6): IPv4 | null {
   return ipaddr.fromByteArray(address.toByteArray().slice(12)) as IPv4;
 }
 
+/**
+ * The refusals of the public-address rule name the rule and the host as the URL gives it, never
+ * an address a name resolved to: an answer that did would let whoever registers URLs read a
+ * private network's DNS through it.
+ */
+export const notPublicAddress = (literal: string) => `host ${literal} must be a public address`;
+export const notOnlyPublicAddresses = (hostname: string) =>
+  `host ${hostname} must resolve only to public addresses`;
+
 /** A URL's host as an IP address when it is one (without an IPv6 literal's brackets). */
 export function ipLiteral(hostname: string): string | null {
   const bare = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
@@ -77,11 +86,9 @@ export function publicOnlyLookup(resolve: AllAddressesLookup = lookup) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
-      const refused = addresses.find((entry) => !isPublicAddress(entry.address));
+      const refused = addresses.some((entry) => !isPublicAddress(entry.address));
       if (refused || addresses.length === 0) {
-        const problem: NodeJS.ErrnoException = new Error(
-          `${hostname} resolves to a non-public address`,
-        );
+        const problem: NodeJS.ErrnoException = new Error(notOnlyPublicAddresses(hostname));
         problem.code = 'EPRIVATEADDRESS';
         return callback(problem, []);
       }
