@@ -10,10 +10,10 @@ import globals from 'globals';
 const LIBRARY_GRAPH = {
   domain: [],
   config: ['domain'],
-  webhooks: ['config'],
+  webhooks: ['config', 'domain'],
   contracts: ['config', 'domain'],
   persistence: ['config', 'contracts', 'domain'],
-  access: ['config', 'contracts', 'persistence'],
+  access: ['config', 'contracts', 'domain', 'persistence'],
   observability: ['config', 'contracts', 'persistence'],
   ingest: ['config', 'contracts'],
   client: [],

@@ -300,6 +300,46 @@ describe('GET /api/export/pricing', () => {
     );
   });
 
+  it("writes text a spreadsheet would run with a leading ' in CSV, and as captured in NDJSON", async () => {
+    const since = cursorOf(await exportCall());
+    const planName = '=HYPERLINK("https://evil.example","Pro")';
+    const chargeNames = ['+1+2', '-2+3', '@SUM(A1:A2)'];
+    const captured = records.pricing('formula.io', '', '20250301');
+    const plan = captured.plans[0]!;
+    const record: PricingRecord = {
+      ...captured,
+      plans: [
+        {
+          ...plan,
+          display_name: planName,
+          charges: chargeNames.map((name) => ({ ...plan.charges[0]!, display_name: name })),
+        },
+      ],
+    };
+    await ingestAndProject(api, [records.company('formula.io'), records.page('formula.io')]);
+    await extract(record);
+
+    const csvAnswer = await exportCall(`format=csv&since=${since}`);
+    expect(csvAnswer.status, csvAnswer.text).toBe(200);
+    const planCell = `"'=HYPERLINK(""https://evil.example"",""Pro"")"`;
+    expect(csvAnswer.text).toBe(
+      HEADER +
+        ["'+1+2", "'-2+3", "'@SUM(A1:A2)"]
+          .map(
+            (chargeCell) =>
+              `formula,formula.io,,20250301,pro,${planCell},false,${chargeCell},` +
+              'monthly_recurring_billed_monthly,metered,licensed,USD,10,10,user_based\r\n',
+          )
+          .join(''),
+    );
+
+    const ndjsonAnswer = await exportCall(`since=${since}`);
+    expect(ndjsonAnswer.text).toBe(await ndjsonLine(record, [[10, 10, 10]]));
+    const [exported] = (JSON.parse(ndjsonAnswer.text) as PricingRecord).plans;
+    expect(exported!.display_name).toBe(planName);
+    expect(exported!.charges.map((charge) => charge.display_name)).toEqual(chargeNames);
+  });
+
   it('needs the export feature: 403 PLAN_REQUIRED for pro and free keys', async () => {
     for (const plan of ['pro', 'free']) {
       const answer = await exportCall('', await api.createKey(['read'], plan));

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -906,6 +906,40 @@ describe('the burst limit and the failed-authentication limit, at their defaults
       await expectFailuresAdmitted(ROUTES.companies, '198.51.100.20');
       expectTooMany(await attempt(ROUTES.companies, BAD_KEY, '198.51.100.20'));
       expect((await attempt(ROUTES.companies, BAD_KEY, '198.51.100.21')).status).toBe(401);
+    });
+
+    it('counts an IPv6 address by its /64: 40 addresses of one /64 share one limit, another /64 has its own', async () => {
+      // Random interface identifiers, as a host's temporary addresses have (RFC 8981).
+      const oneSlash64 = Array.from(
+        { length: 40 },
+        () => `2001:db8:64:1:${randomBytes(8).toString('hex').match(/.{4}/g)!.join(':')}`,
+      );
+      expect(new Set(oneSlash64).size).toBe(40);
+      const [admitted, past] = [oneSlash64.slice(0, FAILURES), oneSlash64.slice(FAILURES)];
+      for (const [failure, address] of admitted.entries()) {
+        const response = await attempt(ROUTES.companies, BAD_KEY, address);
+        expect(response.status, `failure ${failure + 1}, from ${address}`).toBe(401);
+      }
+      const [refused, admin] = await Promise.all([
+        Promise.all(past.map((address) => attempt(ROUTES.companies, BAD_KEY, address))),
+        // The admin token counts by the same rule: even the right one is refused from that /64.
+        adminWith(strict.env.ADMIN_TOKEN!, '2001:db8:64:1:ad::1'),
+      ]);
+      for (const response of refused) expectTooMany(response);
+      expect(admin.status).toBe(429);
+
+      expect((await attempt(ROUTES.companies, BAD_KEY, '2001:db8:64:2::1')).status).toBe(401);
+      expect((await adminWith(strict.env.ADMIN_TOKEN!, '2001:db8:64:2::ad')).status).toBe(200);
+    });
+
+    it('counts an IPv4-mapped IPv6 address as its IPv4 address', async () => {
+      for (let failure = 1; failure <= FAILURES; failure += 1) {
+        const address = failure % 2 ? '::ffff:198.51.100.40' : '198.51.100.40';
+        const response = await attempt(ROUTES.companies, BAD_KEY, address);
+        expect(response.status, `failure ${failure}, from ${address}`).toBe(401);
+      }
+      expectTooMany(await attempt(ROUTES.companies, BAD_KEY, '198.51.100.40'));
+      expectTooMany(await attempt(ROUTES.companies, BAD_KEY, '::ffff:198.51.100.40'));
     });
 
     it('counts wrong admin tokens, against the same budget as wrong keys', async () => {

@@ -44,8 +44,9 @@ export class AccessRedis implements OnApplicationShutdown {
     return `${this.namespace}:meter:{${apiKeyId}}:${counter}`;
   }
 
-  authFailuresKey(clientAddress: string): string {
-    return `${this.namespace}:auth-failures:{${clientAddress}}`;
+  /** The counter of one bucket of client addresses (authFailureBucket). */
+  authFailuresKey(bucket: string): string {
+    return `${this.namespace}:auth-failures:{${bucket}}`;
   }
 
   get revocationChannel(): string {

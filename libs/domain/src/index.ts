@@ -6,6 +6,7 @@ export * from './versions.js';
 export * from './content-hash.js';
 export * from './natural-keys.js';
 export * from './ids.js';
+export * from './ip-address.js';
 export * from './events/domain-event.js';
 export * from './events/company-registered.event.js';
 export * from './events/company-profile-changed.event.js';

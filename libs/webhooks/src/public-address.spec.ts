@@ -143,7 +143,7 @@ describe('publicOnlyLookup', () => {
       const { error } = await lookUp(['93.184.215.14', address], false);
       expect(error).toMatchObject({
         code: 'EPRIVATEADDRESS',
-        message: 'hooks.example.com resolves to a non-public address',
+        message: 'host hooks.example.com must resolve only to public addresses',
       });
     },
   );

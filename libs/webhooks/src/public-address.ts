@@ -1,6 +1,7 @@
 import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr, { type IPv4, type IPv6 } from 'ipaddr.js';
+import { parseIpAddress } from '#app/domain';
 
 /**
  * IANA's global unicast block. Every IPv6 address outside it is special-purpose or unassigned:
@@ -28,30 +29,13 @@ const WELL_KNOWN_NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
  * choosing, and no receiver needs them.
  */
 export function isPublicAddress(address: string): boolean {
-  const parsed = parseAddress(address);
+  const parsed = parseIpAddress(address);
   if (!parsed) return false;
   if (parsed.kind() === 'ipv4') return isPublicIPv4(parsed as IPv4);
   const ipv6 = parsed as IPv6;
   const embedded = embeddedIPv4(ipv6);
   if (embedded) return isPublicIPv4(embedded);
   return ipv6.match(GLOBAL_UNICAST) && ipv6.range() === 'unicast';
-}
-
-/**
- * An address as Node reads it, or null. ipaddr.js alone would read `::a.b.c.d` (IPv4-compatible)
- * as `::ffff:a.b.c.d` (IPv4-mapped), so an IPv6 address goes through the URL parser's spelling
- * first, which has hexadecimal groups only. A zone id (`%eth0`, link-local only) is refused.
- */
-function parseAddress(address: string): IPv4 | IPv6 | null {
-  switch (isIP(address)) {
-    case 4:
-      return ipaddr.IPv4.parse(address);
-    case 6:
-      if (address.includes('%')) return null;
-      return ipaddr.IPv6.parse(new URL(`http://[${address}]/`).hostname.slice(1, -1));
-    default:
-      return null;
-  }
 }
 
 function isPublicIPv4(address: IPv4): boolean {
@@ -63,6 +47,15 @@ function embeddedIPv4(address: IPv6): IPv4 | null {
   if (address.range() !== 'ipv4Mapped' && !address.match(WELL_KNOWN_NAT64)) return null;
   return ipaddr.fromByteArray(address.toByteArray().slice(12)) as IPv4;
 }
+
+/**
+ * The refusals of the public-address rule name the rule and the host as the URL gives it, never
+ * an address a name resolved to: an answer that did would let whoever registers URLs read a
+ * private network's DNS through it.
+ */
+export const notPublicAddress = (literal: string) => `host ${literal} must be a public address`;
+export const notOnlyPublicAddresses = (hostname: string) =>
+  `host ${hostname} must resolve only to public addresses`;
 
 /** A URL's host as an IP address when it is one (without an IPv6 literal's brackets). */
 export function ipLiteral(hostname: string): string | null {
@@ -93,11 +86,9 @@ export function publicOnlyLookup(resolve: AllAddressesLookup = lookup) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
-      const refused = addresses.find((entry) => !isPublicAddress(entry.address));
+      const refused = addresses.some((entry) => !isPublicAddress(entry.address));
       if (refused || addresses.length === 0) {
-        const problem: NodeJS.ErrnoException = new Error(
-          `${hostname} resolves to a non-public address`,
-        );
+        const problem: NodeJS.ErrnoException = new Error(notOnlyPublicAddresses(hostname));
         problem.code = 'EPRIVATEADDRESS';
         return callback(problem, []);
       }

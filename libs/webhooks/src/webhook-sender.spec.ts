@@ -37,12 +37,12 @@ describe('sendWebhook', () => {
     // IPv6 spellings that carry the loopback address: compatible, mapped, NAT64.
     for (const literal of ['::7f00:1', '::ffff:7f00:1', '64:ff9b::7f00:1']) {
       await expect(send(`http://[${literal}]:${port}/`, false)).rejects.toThrow(
-        new DeliveryFailed(`${literal} is not a public address`),
+        new DeliveryFailed(`host ${literal} must be a public address`),
       );
     }
     // A name is checked at connection time, on the addresses the connection would use.
     await expect(send(`http://localhost:${port}/`, false)).rejects.toThrow(
-      'localhost resolves to a non-public address',
+      new DeliveryFailed('host localhost must resolve only to public addresses'),
     );
     expect(received).toBe(before);
   });

@@ -1,6 +1,11 @@
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { ipLiteral, isPublicAddress, publicOnlyLookup } from './public-address.js';
+import {
+  ipLiteral,
+  isPublicAddress,
+  notPublicAddress,
+  publicOnlyLookup,
+} from './public-address.js';
 
 export interface WebhookRequest {
   url: string;
@@ -35,7 +40,7 @@ export function sendWebhook({
   const literal = ipLiteral(target.hostname);
   // Node connects to an IP literal without a lookup, so the lookup guard alone would not see it.
   if (!allowPrivate && literal && !isPublicAddress(literal)) {
-    return Promise.reject(new DeliveryFailed(`${literal} is not a public address`));
+    return Promise.reject(new DeliveryFailed(notPublicAddress(literal)));
   }
   const options: RequestOptions = {
     method: 'POST',

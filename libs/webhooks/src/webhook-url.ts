@@ -1,5 +1,10 @@
 import { lookup } from 'node:dns/promises';
-import { ipLiteral, isPublicAddress } from './public-address.js';
+import {
+  ipLiteral,
+  isPublicAddress,
+  notOnlyPublicAddresses,
+  notPublicAddress,
+} from './public-address.js';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
@@ -23,9 +28,9 @@ export const resolveHost: HostResolver = async (hostname) => {
 };
 
 /**
- * Why `url` cannot receive webhooks, or null when it can: an absolute https URL without
- * credentials whose host is, or resolves only to, public addresses. `allowPrivate` lifts the
- * https and public-address rules (development and tests), never the others.
+ * Why `url` cannot receive webhooks (the rule it breaks), or null when it can: an absolute https
+ * URL without credentials whose host is, or resolves only to, public addresses. `allowPrivate`
+ * lifts the https and public-address rules (development and tests), never the others.
  */
 export async function webhookUrlProblem(
   url: string,
@@ -48,9 +53,7 @@ export async function webhookUrlProblem(
   if (parsed.username || parsed.password) return 'url must not hold a user name or password';
   if (allowPrivate) return null;
   const literal = ipLiteral(parsed.hostname);
-  if (literal) {
-    return isPublicAddress(literal) ? null : `url's address ${literal} is not a public address`;
-  }
+  if (literal) return isPublicAddress(literal) ? null : `url's ${notPublicAddress(literal)}`;
   let addresses: string[];
   try {
     addresses = await resolve(parsed.hostname);
@@ -58,8 +61,7 @@ export async function webhookUrlProblem(
     return `url's host ${parsed.hostname} does not resolve`;
   }
   if (addresses.length === 0) return `url's host ${parsed.hostname} does not resolve`;
-  const refused = addresses.find((address) => !isPublicAddress(address));
-  return refused
-    ? `url's host ${parsed.hostname} resolves to ${refused}, which is not a public address`
-    : null;
+  return addresses.every(isPublicAddress)
+    ? null
+    : `url's ${notOnlyPublicAddresses(parsed.hostname)}`;
 }

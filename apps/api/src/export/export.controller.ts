@@ -58,14 +58,16 @@ export class ExportController implements BeforeApplicationShutdown {
       "Oldest first in the change feed's order, at most limit extractions per call, streamed. " +
       'NDJSON: one line per extraction, the document GET /v1/api/pricing/{slug}?version= gives ' +
       'for it (PricingDocument, every charge with monthly_equivalent). CSV (RFC 4180, CRLF line ' +
-      'ends, an empty field for null, booleans true/false): a header line, then one line per ' +
-      'charge. X-Next-Cursor is the position after the last extraction sent: pass it as since ' +
-      "to read on, or to GET /v1/api/changes to follow the feed from there (it is the feed's " +
-      "cursor, and the feed takes the export's). With currency, each document is the pricing " +
-      "route's with currency (every charge with converted, currency and unconverted at the top), " +
-      'and a CSV line adds the converted figure. Past the end the body is empty (CSV: the ' +
-      'header line alone) and X-Next-Cursor repeats the cursor. One credit per call, whatever ' +
-      'its size; needs the export feature (enterprise by default).',
+      'ends, an empty field for null, booleans true/false; text that starts with =, +, -, @, a ' +
+      "tab or a carriage return gets a leading ', so that a spreadsheet shows it instead of " +
+      'running it): a header line, then one line per charge. X-Next-Cursor is the position ' +
+      'after the last extraction sent: pass it as since to read on, or to GET /v1/api/changes ' +
+      "to follow the feed from there (it is the feed's cursor, and the feed takes the " +
+      "export's). With currency, each document is the pricing route's with currency (every " +
+      'charge with converted, currency and unconverted at the top), and a CSV line adds the ' +
+      'converted figure. Past the end the body is empty (CSV: the header line alone) and ' +
+      'X-Next-Cursor repeats the cursor. One credit per call, whatever its size; needs the ' +
+      'export feature (enterprise by default).',
   })
   @ApiQuery({
     name: 'format',

@@ -29,7 +29,7 @@ opens at its first counted call and ends an hour later; credits reset at 00:00 U
 Only 2xx answers are charged: a 3xx (304 Not Modified included), 4xx or 5xx gives both back.
 The answers a key does not pay for (a 3xx or 4xx, and every call of cost 0) are bounded by a
 burst limit (20 a second by default; a charged 2xx never meets it), and failed authentications by
-30 a minute per client address. Past a limit the answer
+30 a minute per client address (an IPv6 address by its /64). Past a limit the answer
 is 429 with \`Retry-After\` (the monthly credits' refusal wins when credits and window are both
 spent).
 Answers to a request with a valid key carry \`X-RateLimit-*\`, \`X-Credits-*\`,

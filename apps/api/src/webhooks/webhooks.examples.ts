@@ -9,8 +9,7 @@ export const WEBHOOKS_ERROR_EXAMPLES = {
         summary: 'A URL that cannot receive webhooks',
         value: {
           error: 'Bad Request',
-          message:
-            "url's host intranet.example.com resolves to 10.0.0.7, which is not a public address",
+          message: "url's host intranet.example.com must resolve only to public addresses",
           details: { parameter: 'url', provided: 'https://intranet.example.com/hook' },
         },
       },

@@ -1,9 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '#app/config';
 import { AccessRedis } from '../access-redis.js';
+import { authFailureBucket } from './auth-failure-bucket.js';
 import { AUTH_FAILURE_SCRIPT } from './scripts.js';
 
-/** Bounds failed authentications per client address (30 a minute by default: docs/API.md, "Credits and limits"). */
+/**
+ * Bounds failed authentications per client address, an IPv6 address by its /64 (30 a minute by
+ * default: docs/API.md, "Credits and limits"). Every caller (API keys, the admin token, the
+ * queue dashboard) counts through here, so they share one rule and one budget.
+ */
 @Injectable()
 export class AuthFailureLimiter {
   constructor(
@@ -28,7 +33,7 @@ export class AuthFailureLimiter {
   private async run(clientAddress: string, now: Date, mode: 'take' | 'peek'): Promise<number> {
     return (await this.redis.run(
       AUTH_FAILURE_SCRIPT,
-      [this.redis.authFailuresKey(clientAddress)],
+      [this.redis.authFailuresKey(authFailureBucket(clientAddress))],
       [now.getTime(), this.perMinute, mode],
     )) as number;
   }

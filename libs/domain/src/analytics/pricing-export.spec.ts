@@ -132,6 +132,56 @@ describe('exportText', () => {
     ]);
   });
 
+  describe('text a spreadsheet would run as a formula', () => {
+    const planNamed = (name: string, charges: Charge[]): Plan => ({
+      id: name,
+      display_name: name,
+      internal_name: 'plan',
+      add_on: false,
+      charges,
+      discounts: [],
+    });
+
+    it("writes a leading ' before =, +, -, @, a tab or a carriage return, then quotes per RFC 4180; NDJSON keeps the text", async () => {
+      const cells: [captured: string, written: string][] = [
+        ['=HYPERLINK("https://evil.example","x")', `"'=HYPERLINK(""https://evil.example"",""x"")"`],
+        ['+1+2', "'+1+2"],
+        ['-2+3', "'-2+3"],
+        ['@SUM(A1:A2)', "'@SUM(A1:A2)"],
+        ['\tTab', "'\tTab"],
+        ['\rReturn', `"'\rReturn"`],
+        ['=1,2', `"'=1,2"`],
+      ];
+      const charges = cells.map(([captured]) => charge({ display_name: captured }));
+      const extraction = document('20250101', [planNamed('Plan', charges)]);
+      const [, body] = await text('csv', [[extraction]]);
+      expect(body).toBe(
+        cells
+          .map(
+            ([, written]) =>
+              `acme.team,acme.io,team,20250101,plan,Plan,false,${written},` +
+              'monthly_recurring_billed_monthly,recurring,,USD,10,10,\r\n',
+          )
+          .join(''),
+      );
+
+      const [line] = await text('ndjson', [[extraction]]);
+      const answer = JSON.parse(line!) as PricingDocument;
+      expect(answer.plans[0]!.charges.map((each) => each.display_name)).toEqual(
+        cells.map(([captured]) => captured),
+      );
+    });
+
+    it('prefixes a plan name as a charge name, never a number however negative, a boolean or an empty cell', async () => {
+      const plan = planNamed('=1+1', [charge({ price: -5, display_name: 'a=b-c' })]);
+      const [, body] = await text('csv', [[document('20250101', [plan])]]);
+      expect(body).toBe(
+        "acme.team,acme.io,team,20250101,plan,'=1+1,false,a=b-c," +
+          'monthly_recurring_billed_monthly,recurring,,USD,-5,-5,\r\n',
+      );
+    });
+  });
+
   describe('converting', () => {
     // 1 EUR = 1.25 USD from 20250115: the first extraction (20250101) has no rate yet.
     const book = new ExchangeRateBook([

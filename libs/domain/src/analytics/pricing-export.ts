@@ -111,14 +111,23 @@ function csvLines(document: PricedDocument, converted: boolean): string {
 
 /**
  * RFC 4180: CRLF line ends; a field holding a comma, a quote or a line break is quoted, its
- * quotes doubled; null is an empty field, booleans `true`/`false`.
+ * quotes doubled; null is an empty field, booleans `true`/`false`. Text a spreadsheet would run
+ * as a formula gets a leading `'` first, so a cell `'=1,2` is then quoted.
  */
 function csvLine(values: readonly CsvValue[]): string {
   return `${values.map(csvField).join(',')}\r\n`;
 }
 
+/**
+ * What a spreadsheet takes for the start of a formula when it opens a CSV file (OWASP's list).
+ * Captured names come from scraped pages, so a page could plant `=HYPERLINK(...)` in an analyst's
+ * sheet; the `'` written before such text makes the spreadsheet show it rather than run it.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 function csvField(value: CsvValue): string {
   if (value === null) return '';
-  const text = String(value);
+  // Only text: a negative number is a number, which a spreadsheet never runs.
+  const text = typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
