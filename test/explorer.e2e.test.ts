@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Request } from 'playwright-core';
+import type { components } from '#app/client';
 import type { PricingRecord } from '#app/contracts';
 import { cspViolations, launchBrowser } from './support/browser.js';
 import { ingestAndProject } from './support/catalogue-fixture.js';
@@ -25,6 +26,17 @@ const TINY_PNG = Buffer.from(
 );
 
 type Plan = PricingRecord['plans'][number];
+
+/**
+ * Scrape files' URLs that must never become a link or an image source. Ingest refuses them, so
+ * they reach the page in a crafted answer; the URL parser drops the tab of the third.
+ */
+const HOSTILE_URLS = {
+  screenshot_url: `data:image/png;base64,${TINY_PNG.toString('base64')}`,
+  markdown_url: 'javascript:alert(1)',
+  html_url: 'java\tscript:alert(document.domain)',
+  ocr_url: 'data:text/html,<script>alert(1)</script>',
+};
 
 const plan = (internal_name: string, display_name: string, price: number | null): Plan => ({
   display_name,
@@ -360,6 +372,45 @@ describe('the explorer at /explorer', () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('button', { name: 'Lumen Notes (lumen.io)' }).click();
     await page.getByText(/^API key refused: .*plan/i).waitFor();
+    await page.close();
+  });
+
+  it('links or shows a scrape file only at an http(s) address, whatever the API answers', async () => {
+    const { page, consoleErrors } = await explorerTab(1280);
+    // The version's real answer, with a second file whose URLs are hostile.
+    await page.route(`${origin}/v1/api/files/**`, async (route) => {
+      const response = await route.fetch();
+      const answer = (await response.json()) as components['schemas']['FilesOfVersion'];
+      const hostile = { ...answer.files[0]!, scraper: 'scraper_9', ...HOSTILE_URLS };
+      await route.fulfill({
+        response,
+        json: { ...answer, count: answer.count + 1, files: [...answer.files, hostile] },
+      });
+    });
+    await useKey(page, key);
+    await openLumen(page);
+    await page.getByRole('button', { name: /^20250420/ }).click();
+    const hostileFile = page.locator('#files article', { hasText: 'scraper_9' });
+    await hostileFile.waitFor();
+    const addresses = await inPage<string[]>(
+      page,
+      "[...document.querySelectorAll('a[href], img[src]')].map((node) => node.href ?? node.src)",
+    );
+    for (const address of addresses) {
+      expect(['http:', 'https:'], address).toContain(new URL(address).protocol);
+    }
+    // The captured file is still linked and shown; the hostile one says why it is not.
+    expect(addresses).toEqual(
+      expect.arrayContaining([
+        `${SCREENSHOT_HOST}/lumen.io/20250420/page.png`,
+        `${SCREENSHOT_HOST}/lumen.io/20250420/page.md`,
+      ]),
+    );
+    for (const label of ['Screenshot', 'Markdown', 'HTML', 'OCR']) {
+      await hostileFile.getByText(`${label}: not a web address`).waitFor();
+    }
+    await expect(hostileFile.locator('a, img').count()).resolves.toBe(0);
+    expect(consoleErrors).toEqual([]);
     await page.close();
   });
 });
