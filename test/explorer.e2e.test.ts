@@ -19,6 +19,10 @@ const environment = testEnvironment();
 /** One folder per database, so a CI run keeps the screenshots of both. */
 const ARTIFACTS = `test-artifacts/explorer/${environment.dialect}`;
 const SCREENSHOT_HOST = 'https://cdn.example.com';
+/** A second scraper's host, for the screenshots of 20250313 only (no other test opens it). */
+const OTHER_SCREENSHOT_HOST = 'https://shots.elsewhere.example';
+/** EXPLORER_IMAGE_SOURCES of the second API process: the first host, not the second. */
+const RESTRICTED_IMAGE_SOURCES = [SCREENSHOT_HOST, 'https://*.cdn.example'];
 /** A 1x1 PNG, what the routed screenshot host serves (the tests have no network). */
 const TINY_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -84,6 +88,10 @@ beforeAll(async () => {
         screenshot_url: `${SCREENSHOT_HOST}/lumen.io/${version}/page.png`,
       }),
     ),
+    records.scrape('lumen.io', '', '20250313', {
+      scraper: 'scraper_2',
+      screenshot_url: `${OTHER_SCREENSHOT_HOST}/lumen.io/20250313/page.png`,
+    }),
     ...VERSIONS.map((version) =>
       records.pricing('lumen.io', '', version, 0, { plans: PLANS[version] }),
     ),
@@ -100,22 +108,29 @@ afterAll(async () => {
   await environment.cleanup();
 });
 
-/** A fresh tab that records what it asks for and what it logs. */
-async function explorerTab(width = 1280) {
+/**
+ * A fresh tab on the explorer of `at` (the first API process by default) that records what it
+ * asks for, what it logs, and which screenshots the routed hosts served.
+ */
+async function explorerTab(width = 1280, at = origin) {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   const requests: Request[] = [];
   const consoleErrors: string[] = [];
+  const screenshotsServed: string[] = [];
   const violations = cspViolations(page);
   page.on('request', (request) => requests.push(request));
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
   page.on('pageerror', (error) => consoleErrors.push(error.message));
-  await page.route(`${SCREENSHOT_HOST}/**`, (route) =>
-    route.fulfill({ status: 200, contentType: 'image/png', body: TINY_PNG }),
-  );
-  await page.goto(`${origin}/explorer`);
-  return { page, requests, consoleErrors, violations };
+  for (const host of [SCREENSHOT_HOST, OTHER_SCREENSHOT_HOST]) {
+    await page.route(`${host}/**`, (route) => {
+      screenshotsServed.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: 'image/png', body: TINY_PNG });
+    });
+  }
+  await page.goto(`${at}/explorer`);
+  return { page, requests, consoleErrors, violations, screenshotsServed };
 }
 
 async function useKey(page: Page, apiKey: string): Promise<void> {
@@ -158,6 +173,27 @@ const CONTROL_NAME = `(control) => control.matches('input, select')
   ? control.id
   : control.tagName + ' ' + control.textContent.trim().slice(0, 60)`;
 
+/** The sources of a directive of a Content-Security-Policy header, in their order. */
+function directiveSources(policy: string, directive: string): string[] | undefined {
+  const [, ...sources] =
+    policy
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .find(([name]) => name === directive) ?? [];
+  return sources.length > 0 ? sources : undefined;
+}
+
+/** The scrape files' screenshots shown, once each has loaded or failed: its URL and width. */
+async function settledScreenshots(page: Page): Promise<{ src: string; width: number }[]> {
+  await page.waitForFunction(
+    "[...document.querySelectorAll('#files img')].every((image) => image.complete)",
+  );
+  return inPage(
+    page,
+    "[...document.querySelectorAll('#files img')].map((image) => ({ src: image.src, width: image.naturalWidth }))",
+  );
+}
+
 async function hasNoHorizontalScroll(page: Page): Promise<boolean> {
   return inPage(
     page,
@@ -172,14 +208,11 @@ describe('the explorer at /explorer', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     expect(response.headers.has('x-ratelimit-limit')).toBe(false);
     const policy = response.headers.get('content-security-policy') ?? '';
-    for (const directive of [
-      "script-src 'self'",
-      "style-src 'self'",
-      "connect-src 'self'",
-      "img-src 'self' https:",
-    ]) {
-      expect(policy).toContain(directive);
+    for (const directive of ['script-src', 'style-src', 'connect-src']) {
+      expect(directiveSources(policy, directive)).toEqual(["'self'"]);
     }
+    // Without EXPLORER_IMAGE_SOURCES, screenshots may come from any https host.
+    expect(directiveSources(policy, 'img-src')).toEqual(["'self'", 'https:']);
     const html = await response.text();
     for (const asset of html.matchAll(/(?:src|href)="([^"]+)"/g)) {
       expect(asset[1]).toMatch(/^\/explorer\/assets\//);
@@ -412,5 +445,67 @@ describe('the explorer at /explorer', () => {
     await expect(hostileFile.locator('a, img').count()).resolves.toBe(0);
     expect(consoleErrors).toEqual([]);
     await page.close();
+  });
+});
+
+describe('the explorer with EXPLORER_IMAGE_SOURCES', () => {
+  let restricted: TestApp;
+  let restrictedOrigin: string;
+
+  beforeAll(async () => {
+    // A second API process on the same database, as a deployment runs several.
+    restricted = await startTestApp(
+      environment.config({ EXPLORER_IMAGE_SOURCES: RESTRICTED_IMAGE_SOURCES.join(',') }),
+      { withWorker: false },
+    );
+    restrictedOrigin = new URL(restricted.baseUrl).origin;
+  });
+
+  afterAll(async () => {
+    await restricted?.close();
+  });
+
+  it('lets the page and its assets load images from exactly those sources', async () => {
+    for (const path of ['/explorer', '/explorer/assets/explorer.js']) {
+      const response = await fetch(`${restrictedOrigin}${path}`);
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+      const policy = response.headers.get('content-security-policy') ?? '';
+      expect(directiveSources(policy, 'img-src')).toEqual(["'self'", ...RESTRICTED_IMAGE_SOURCES]);
+    }
+  });
+
+  /** Opens 20250313, whose two files' screenshots are on SCREENSHOT_HOST and another host. */
+  async function screenshotsOf20250313(at: string) {
+    const tab = await explorerTab(1280, at);
+    await useKey(tab.page, key);
+    await openLumen(tab.page);
+    await tab.page.getByRole('button', { name: /^20250313/ }).click();
+    await tab.page.locator('#files img').nth(1).waitFor();
+    const shown = (await settledScreenshots(tab.page)).sort((a, b) => a.src.localeCompare(b.src));
+    await tab.page.close();
+    return { ...tab, shown };
+  }
+
+  it('makes the browser block a screenshot from any other host, which the default lets load', async () => {
+    const listed = `${SCREENSHOT_HOST}/lumen.io/20250313/page.png`;
+    const unlisted = `${OTHER_SCREENSHOT_HOST}/lumen.io/20250313/page.png`;
+
+    const anyHttps = await screenshotsOf20250313(origin);
+    expect(anyHttps.shown).toEqual([
+      { src: listed, width: 1 },
+      { src: unlisted, width: 1 },
+    ]);
+    expect(anyHttps.violations).toEqual([]);
+
+    const restrictedTab = await screenshotsOf20250313(restrictedOrigin);
+    expect(restrictedTab.shown).toEqual([
+      { src: listed, width: 1 },
+      { src: unlisted, width: 0 },
+    ]);
+    // Refused by the browser before any request: the host never saw one.
+    expect(restrictedTab.screenshotsServed).toEqual([listed]);
+    expect(restrictedTab.violations).toEqual([expect.stringContaining(unlisted)]);
+    expect(restrictedTab.consoleErrors).toEqual(restrictedTab.violations);
   });
 });
