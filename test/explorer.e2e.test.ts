@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Request } from 'playwright-core';
+import type { components } from '#app/client';
 import type { PricingRecord } from '#app/contracts';
 import { cspViolations, launchBrowser } from './support/browser.js';
 import { ingestAndProject } from './support/catalogue-fixture.js';
@@ -18,6 +19,10 @@ const environment = testEnvironment();
 /** One folder per database, so a CI run keeps the screenshots of both. */
 const ARTIFACTS = `test-artifacts/explorer/${environment.dialect}`;
 const SCREENSHOT_HOST = 'https://cdn.example.com';
+/** A second scraper's host, for the screenshots of 20250313 only (no other test opens it). */
+const OTHER_SCREENSHOT_HOST = 'https://shots.elsewhere.example';
+/** EXPLORER_IMAGE_SOURCES of the second API process: the first host, not the second. */
+const RESTRICTED_IMAGE_SOURCES = [SCREENSHOT_HOST, 'https://*.cdn.example'];
 /** A 1x1 PNG, what the routed screenshot host serves (the tests have no network). */
 const TINY_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -25,6 +30,17 @@ const TINY_PNG = Buffer.from(
 );
 
 type Plan = PricingRecord['plans'][number];
+
+/**
+ * Scrape files' URLs that must never become a link or an image source. Ingest refuses them, so
+ * they reach the page in a crafted answer; the URL parser drops the tab of the third.
+ */
+const HOSTILE_URLS = {
+  screenshot_url: `data:image/png;base64,${TINY_PNG.toString('base64')}`,
+  markdown_url: 'javascript:alert(1)',
+  html_url: 'java\tscript:alert(document.domain)',
+  ocr_url: 'data:text/html,<script>alert(1)</script>',
+};
 
 const plan = (internal_name: string, display_name: string, price: number | null): Plan => ({
   display_name,
@@ -72,6 +88,10 @@ beforeAll(async () => {
         screenshot_url: `${SCREENSHOT_HOST}/lumen.io/${version}/page.png`,
       }),
     ),
+    records.scrape('lumen.io', '', '20250313', {
+      scraper: 'scraper_2',
+      screenshot_url: `${OTHER_SCREENSHOT_HOST}/lumen.io/20250313/page.png`,
+    }),
     ...VERSIONS.map((version) =>
       records.pricing('lumen.io', '', version, 0, { plans: PLANS[version] }),
     ),
@@ -88,22 +108,29 @@ afterAll(async () => {
   await environment.cleanup();
 });
 
-/** A fresh tab that records what it asks for and what it logs. */
-async function explorerTab(width = 1280) {
+/**
+ * A fresh tab on the explorer of `at` (the first API process by default) that records what it
+ * asks for, what it logs, and which screenshots the routed hosts served.
+ */
+async function explorerTab(width = 1280, at = origin) {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   const requests: Request[] = [];
   const consoleErrors: string[] = [];
+  const screenshotsServed: string[] = [];
   const violations = cspViolations(page);
   page.on('request', (request) => requests.push(request));
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
   page.on('pageerror', (error) => consoleErrors.push(error.message));
-  await page.route(`${SCREENSHOT_HOST}/**`, (route) =>
-    route.fulfill({ status: 200, contentType: 'image/png', body: TINY_PNG }),
-  );
-  await page.goto(`${origin}/explorer`);
-  return { page, requests, consoleErrors, violations };
+  for (const host of [SCREENSHOT_HOST, OTHER_SCREENSHOT_HOST]) {
+    await page.route(`${host}/**`, (route) => {
+      screenshotsServed.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: 'image/png', body: TINY_PNG });
+    });
+  }
+  await page.goto(`${at}/explorer`);
+  return { page, requests, consoleErrors, violations, screenshotsServed };
 }
 
 async function useKey(page: Page, apiKey: string): Promise<void> {
@@ -146,6 +173,27 @@ const CONTROL_NAME = `(control) => control.matches('input, select')
   ? control.id
   : control.tagName + ' ' + control.textContent.trim().slice(0, 60)`;
 
+/** The sources of a directive of a Content-Security-Policy header, in their order. */
+function directiveSources(policy: string, directive: string): string[] | undefined {
+  const [, ...sources] =
+    policy
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .find(([name]) => name === directive) ?? [];
+  return sources.length > 0 ? sources : undefined;
+}
+
+/** The scrape files' screenshots shown, once each has loaded or failed: its URL and width. */
+async function settledScreenshots(page: Page): Promise<{ src: string; width: number }[]> {
+  await page.waitForFunction(
+    "[...document.querySelectorAll('#files img')].every((image) => image.complete)",
+  );
+  return inPage(
+    page,
+    "[...document.querySelectorAll('#files img')].map((image) => ({ src: image.src, width: image.naturalWidth }))",
+  );
+}
+
 async function hasNoHorizontalScroll(page: Page): Promise<boolean> {
   return inPage(
     page,
@@ -160,14 +208,11 @@ describe('the explorer at /explorer', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     expect(response.headers.has('x-ratelimit-limit')).toBe(false);
     const policy = response.headers.get('content-security-policy') ?? '';
-    for (const directive of [
-      "script-src 'self'",
-      "style-src 'self'",
-      "connect-src 'self'",
-      "img-src 'self' https:",
-    ]) {
-      expect(policy).toContain(directive);
+    for (const directive of ['script-src', 'style-src', 'connect-src']) {
+      expect(directiveSources(policy, directive)).toEqual(["'self'"]);
     }
+    // Without EXPLORER_IMAGE_SOURCES, screenshots may come from any https host.
+    expect(directiveSources(policy, 'img-src')).toEqual(["'self'", 'https:']);
     const html = await response.text();
     for (const asset of html.matchAll(/(?:src|href)="([^"]+)"/g)) {
       expect(asset[1]).toMatch(/^\/explorer\/assets\//);
@@ -361,5 +406,106 @@ describe('the explorer at /explorer', () => {
     await page.getByRole('button', { name: 'Lumen Notes (lumen.io)' }).click();
     await page.getByText(/^API key refused: .*plan/i).waitFor();
     await page.close();
+  });
+
+  it('links or shows a scrape file only at an http(s) address, whatever the API answers', async () => {
+    const { page, consoleErrors } = await explorerTab(1280);
+    // The version's real answer, with a second file whose URLs are hostile.
+    await page.route(`${origin}/v1/api/files/**`, async (route) => {
+      const response = await route.fetch();
+      const answer = (await response.json()) as components['schemas']['FilesOfVersion'];
+      const hostile = { ...answer.files[0]!, scraper: 'scraper_9', ...HOSTILE_URLS };
+      await route.fulfill({
+        response,
+        json: { ...answer, count: answer.count + 1, files: [...answer.files, hostile] },
+      });
+    });
+    await useKey(page, key);
+    await openLumen(page);
+    await page.getByRole('button', { name: /^20250420/ }).click();
+    const hostileFile = page.locator('#files article', { hasText: 'scraper_9' });
+    await hostileFile.waitFor();
+    const addresses = await inPage<string[]>(
+      page,
+      "[...document.querySelectorAll('a[href], img[src]')].map((node) => node.href ?? node.src)",
+    );
+    for (const address of addresses) {
+      expect(['http:', 'https:'], address).toContain(new URL(address).protocol);
+    }
+    // The captured file is still linked and shown; the hostile one says why it is not.
+    expect(addresses).toEqual(
+      expect.arrayContaining([
+        `${SCREENSHOT_HOST}/lumen.io/20250420/page.png`,
+        `${SCREENSHOT_HOST}/lumen.io/20250420/page.md`,
+      ]),
+    );
+    for (const label of ['Screenshot', 'Markdown', 'HTML', 'OCR']) {
+      await hostileFile.getByText(`${label}: not a web address`).waitFor();
+    }
+    await expect(hostileFile.locator('a, img').count()).resolves.toBe(0);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the explorer with EXPLORER_IMAGE_SOURCES', () => {
+  let restricted: TestApp;
+  let restrictedOrigin: string;
+
+  beforeAll(async () => {
+    // A second API process on the same database, as a deployment runs several.
+    restricted = await startTestApp(
+      environment.config({ EXPLORER_IMAGE_SOURCES: RESTRICTED_IMAGE_SOURCES.join(',') }),
+      { withWorker: false },
+    );
+    restrictedOrigin = new URL(restricted.baseUrl).origin;
+  });
+
+  afterAll(async () => {
+    await restricted?.close();
+  });
+
+  it('lets the page and its assets load images from exactly those sources', async () => {
+    for (const path of ['/explorer', '/explorer/assets/explorer.js']) {
+      const response = await fetch(`${restrictedOrigin}${path}`);
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+      const policy = response.headers.get('content-security-policy') ?? '';
+      expect(directiveSources(policy, 'img-src')).toEqual(["'self'", ...RESTRICTED_IMAGE_SOURCES]);
+    }
+  });
+
+  /** Opens 20250313, whose two files' screenshots are on SCREENSHOT_HOST and another host. */
+  async function screenshotsOf20250313(at: string) {
+    const tab = await explorerTab(1280, at);
+    await useKey(tab.page, key);
+    await openLumen(tab.page);
+    await tab.page.getByRole('button', { name: /^20250313/ }).click();
+    await tab.page.locator('#files img').nth(1).waitFor();
+    const shown = (await settledScreenshots(tab.page)).sort((a, b) => a.src.localeCompare(b.src));
+    await tab.page.close();
+    return { ...tab, shown };
+  }
+
+  it('makes the browser block a screenshot from any other host, which the default lets load', async () => {
+    const listed = `${SCREENSHOT_HOST}/lumen.io/20250313/page.png`;
+    const unlisted = `${OTHER_SCREENSHOT_HOST}/lumen.io/20250313/page.png`;
+
+    const anyHttps = await screenshotsOf20250313(origin);
+    expect(anyHttps.shown).toEqual([
+      { src: listed, width: 1 },
+      { src: unlisted, width: 1 },
+    ]);
+    expect(anyHttps.violations).toEqual([]);
+
+    const restrictedTab = await screenshotsOf20250313(restrictedOrigin);
+    expect(restrictedTab.shown).toEqual([
+      { src: listed, width: 1 },
+      { src: unlisted, width: 0 },
+    ]);
+    // Refused by the browser before any request: the host never saw one.
+    expect(restrictedTab.screenshotsServed).toEqual([listed]);
+    expect(restrictedTab.violations).toEqual([expect.stringContaining(unlisted)]);
+    expect(restrictedTab.consoleErrors).toEqual(restrictedTab.violations);
   });
 });

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { AppConfig } from '#app/config';
 import type { FastifyReply } from 'fastify';
 import { EXPLORER_PAGE, EXPLORER_STYLES } from './explorer-page.js';
 
@@ -21,19 +22,22 @@ export const EXPLORER_ROUTES = [
 
 /**
  * Everything from this origin, and nothing else but the screenshots of the scrape files, which
- * live on their own hosts (https). Data calls go to this origin's API (connect-src 'self').
+ * live on their own hosts: `imageSources` (EXPLORER_IMAGE_SOURCES) names them. Data calls go to
+ * this origin's API (connect-src 'self').
  */
-export const EXPLORER_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' https:",
-  "font-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+function explorerSecurityPolicy(imageSources: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "connect-src 'self'",
+    `img-src 'self' ${imageSources.join(' ')}`,
+    "font-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /**
  * The browser script sits beside this file as plain JavaScript: read from the source tree under
@@ -57,6 +61,12 @@ const CHART_JS = readFileSync(
 @ApiExcludeController()
 @Controller()
 export class ExplorerController {
+  private readonly securityPolicy: string;
+
+  constructor(config: AppConfig) {
+    this.securityPolicy = explorerSecurityPolicy(config.explorer.imageSources);
+  }
+
   @Get(EXPLORER_PATH)
   @Header('content-type', 'text/html; charset=utf-8')
   page(@Res({ passthrough: true }) reply: FastifyReply): string {
@@ -84,7 +94,7 @@ export class ExplorerController {
   /** Every answer of the explorer carries its own policy in place of helmet's default one. */
   private asset(reply: FastifyReply, body: string): string {
     void reply
-      .header('content-security-policy', EXPLORER_SECURITY_POLICY)
+      .header('content-security-policy', this.securityPolicy)
       .header('cache-control', 'no-cache');
     return body;
   }

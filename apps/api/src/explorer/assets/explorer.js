@@ -456,30 +456,53 @@ const FILE_LINKS = [
   ['ocr_url', 'OCR'],
 ];
 
+/** The protocols a scrape file's URL may have to become a link or an image source. */
+const WEB_PROTOCOLS = new Set(['http:', 'https:']);
+
+/**
+ * A scrape file's URL as the parser reads it, or null unless it is http(s): a `javascript:` or
+ * `data:` URL would run or show something no scraper captured, and the page must not rely on
+ * ingest having refused it.
+ */
+function webAddress(url) {
+  try {
+    const parsed = new URL(url);
+    return WEB_PROTOCOLS.has(parsed.protocol) ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
 function fileLink(file, field, label) {
   const url = file[field];
   if (url === null) return element('li', { textContent: `${label}: not captured` });
+  const href = webAddress(url);
+  if (href === null) return element('li', { textContent: `${label}: not a web address` });
   return element('li', {}, [
-    element('a', { href: url, textContent: label, rel: 'noopener noreferrer', target: '_blank' }),
+    element('a', { href, textContent: label, rel: 'noopener noreferrer', target: '_blank' }),
   ]);
 }
 
+function fileScreenshot(file) {
+  if (file.screenshot_url === null)
+    return element('p', { textContent: 'Screenshot: not captured' });
+  const src = webAddress(file.screenshot_url);
+  if (src === null) return element('p', { textContent: 'Screenshot: not a web address' });
+  return element('img', {
+    src,
+    alt: `Screenshot of ${file.page_url} on ${file.version} (${file.scraper})`,
+    referrerPolicy: 'no-referrer',
+  });
+}
+
 function fileCard(file) {
-  const screenshot =
-    file.screenshot_url === null
-      ? element('p', { textContent: 'Screenshot: not captured' })
-      : element('img', {
-          src: file.screenshot_url,
-          alt: `Screenshot of ${file.page_url} on ${file.version} (${file.scraper})`,
-          referrerPolicy: 'no-referrer',
-        });
   return element('article', { className: 'file' }, [
     element('h4', { textContent: `${file.scraper}, ${file.page_url}` }),
     element('p', {
       className: 'hint',
       textContent: `score ${file.score}, ${file.valid ? 'valid' : 'not valid'}, ${file.banner_free ? 'no banner' : 'banner shown'}`,
     }),
-    screenshot,
+    fileScreenshot(file),
     element(
       'ul',
       {},
