@@ -45,6 +45,10 @@ async function connect(headers: Record<string, string>): Promise<Client> {
 
 const creditsUsed = async () => (await countsOf(api, key)).credits;
 
+/** A message POSTed by hand with the shared key, waiting out burst refusals as a client does. */
+const postWithKey = (message: Record<string, unknown> | Record<string, unknown>[]) =>
+  pastBurstLimit(() => postMcp(mcpUrl, message, { authorization: `Bearer ${key}` }));
+
 beforeAll(async () => {
   api = await startTestApp(environment.config());
   mcpUrl = new URL('/mcp', api.baseUrl);
@@ -258,6 +262,26 @@ describe('the HTTP endpoint', () => {
     );
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: 'Payload Too Large' });
+  });
+
+  it('refuses a JSON-RPC array with 400 and error -32600, answering none of its messages', async () => {
+    const before = await countsOf(api, key);
+    const response = await postWithKey([
+      {
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_company', arguments: { slug: 'alpha.io' } },
+      },
+      { id: 2, method: 'tools/list' },
+    ]);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/one JSON-RPC message/) },
+    });
+    expect(await countsOf(api, key)).toEqual(before);
   });
 
   it('is not in the OpenAPI document', async () => {

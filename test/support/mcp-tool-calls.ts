@@ -85,12 +85,16 @@ export function textOf(result: CallToolResult): string {
   return first.text;
 }
 
-/** One JSON-RPC message POSTed to an MCP endpoint by hand, as curl would send it. */
+/**
+ * One JSON-RPC message POSTed to an MCP endpoint by hand, as curl would send it (or an array of
+ * them, which the endpoint refuses).
+ */
 export function postMcp(
   url: URL,
-  message: Record<string, unknown>,
+  message: Record<string, unknown> | Record<string, unknown>[],
   headers: Record<string, string> = {},
 ): Promise<Response> {
+  const withVersion = (one: Record<string, unknown>) => ({ jsonrpc: '2.0', ...one });
   return fetch(url, {
     method: 'POST',
     headers: {
@@ -98,6 +102,6 @@ export function postMcp(
       accept: 'application/json, text/event-stream',
       ...headers,
     },
-    body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+    body: JSON.stringify(Array.isArray(message) ? message.map(withVersion) : withVersion(message)),
   });
 }

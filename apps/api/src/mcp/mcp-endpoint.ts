@@ -10,8 +10,11 @@ import { injectedFetch, webHeaders } from './injected-fetch.js';
 /** The MCP endpoint: beside the API, not under /v1, and not in the OpenAPI document. */
 const MCP_PATH = '/mcp';
 
-/** A JSON-RPC message of these tools is a few hundred bytes; a batch of them stays far below. */
+/** A JSON-RPC message of these tools is a few hundred bytes. */
 const MCP_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** JSON-RPC 2.0's code for a request that is not a valid request object. */
+const JSON_RPC_INVALID_REQUEST = -32600;
 
 /**
  * The tools' calls go to the routes under this base through injectedFetch, which keeps only
@@ -47,7 +50,8 @@ const loadMcpModules = () =>
  * like the OpenAPI document, cost nothing; each tool call is one REST call with the same key
  * through this process's own pipeline, metered, limited and charged exactly as that call is
  * (a second count here would charge a tool call twice the burst units of its REST call).
- * GET and DELETE, which open a stream or end a session, get 405.
+ * A request carries one JSON-RPC message. GET and DELETE, which open a stream or end a
+ * session, get 405.
  */
 export function registerMcpEndpoint(app: NestFastifyApplication): void {
   const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
@@ -89,6 +93,18 @@ async function answerMcpRequest(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
+  // MCP 2025-06-18 dropped JSON-RPC batches, which the SDK's transport still answers: refused
+  // whole here, before any of their messages (a tool call among them) is served.
+  if (Array.isArray(request.body)) {
+    return reply.status(400).send({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: JSON_RPC_INVALID_REQUEST,
+        message: 'Invalid Request: send one JSON-RPC message per request, not an array',
+      },
+    });
+  }
   const client = createPricingClient({
     apiUrl: IN_PROCESS_API_URL,
     apiKey: presentedApiKey(request),
