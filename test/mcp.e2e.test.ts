@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, ingestAndProject, type GeneralErrorBody } from './support/catalogue-fixture.js';
 import { countsOf } from './support/metering.js';
 import { pastBurstLimit } from './support/past-burst-limit.js';
-import { callTool, MCP_CATALOGUE, postMcp, textOf, TOOL_CALLS } from './support/mcp-tool-calls.js';
+import {
+  callTool,
+  MCP_CATALOGUE,
+  PATH_ESCAPES,
+  postMcp,
+  textOf,
+  TOOL_CALLS,
+} from './support/mcp-tool-calls.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
@@ -149,13 +156,15 @@ describe('refusals are tool errors that start with the REST code, and are not ch
       { slug: 'alpha.io', version: '20250105', period: '2025Q1' },
       /^CONFLICTING_PARAMETERS: /,
     ],
-    // Formats, bounds and enumerations are the API's to judge.
+    // Formats, bounds and enumerations of query parameters are the API's to judge.
     ['get_pricing', { slug: 'alpha.io', version: '2025-01-05' }, /^INVALID_VERSION: /],
-    ['get_files', { slug: 'alpha.io', period: '2025X1' }, /^INVALID_PERIOD_FORMAT: /],
+    ['get_pricing', { slug: 'alpha.io', period: '2025X1' }, /^INVALID_PERIOD_FORMAT: /],
     ['pricing_series', { slug: 'alpha.io', step: 'decade' }, /^INVALID_PARAMETER: /],
     ['list_changes', { event_type: 'price_exploded' }, /^Bad Request: Unknown event_type/],
     ['search_plans', { add_on: 'maybe' }, /^INVALID_PARAMETER: /],
-    // No route takes both or neither: refused before any call.
+    // A path parameter outside its pattern, or no route that takes both or neither: refused
+    // before any call.
+    ['get_files', { slug: 'alpha.io', period: '2025X1' }, /^INVALID_PARAMETER: period /],
     [
       'get_files',
       { slug: 'alpha.io', version: '20250301', period: '2025Q1' },
@@ -170,6 +179,27 @@ describe('refusals are tool errors that start with the REST code, and are not ch
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(lead);
     expect(await creditsUsed()).toBe(before);
+  });
+
+  it.each(PATH_ESCAPES)(
+    '%s %j would leave its route: refused before any call, naming the parameter',
+    async (name, args, parameter) => {
+      const before = await countsOf(api, key);
+      const result = await callTool(client, name, args);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(new RegExp(`^INVALID_PARAMETER: ${parameter} `));
+      // No REST answer behind it: a refused REST call's body would be the structured content.
+      expect(result.structuredContent).toBeUndefined();
+      expect(await countsOf(api, key)).toEqual(before);
+    },
+  );
+
+  it('a slug that matches its pattern still makes its call', async () => {
+    const before = await creditsUsed();
+    const result = await callTool(client, 'get_pricing', { slug: 'alpha.io' });
+    expect(result.isError ?? false, textOf(result)).toBe(false);
+    expect(result.structuredContent).toMatchObject({ version: '20250301' });
+    expect(await creditsUsed()).toBe(before + 1);
   });
 
   it('carries the REST details: the suggestion for an unknown slug', async () => {

@@ -60,6 +60,19 @@ export const TOOL_CALLS: [name: string, args: Record<string, unknown>, restPath:
 ];
 
 /**
+ * Arguments whose path parameter would make the tool's REST path name another route (the URL
+ * parser resolves a dot segment), with the parameter each tool refuses before any call.
+ */
+export const PATH_ESCAPES: [name: string, args: Record<string, unknown>, parameter: string][] = [
+  ['get_pricing', { slug: '..' }, 'slug'],
+  ['get_pricing', { slug: '../companies' }, 'slug'],
+  ['get_company', { slug: '..' }, 'slug'],
+  ['diff_pricing', { slug: '..', from: '20250105' }, 'slug'],
+  ['get_files', { slug: 'alpha.io', version: '..' }, 'version'],
+  ['get_files', { slug: '..', period: '2025Q1' }, 'slug'],
+];
+
+/**
  * A tool call; a burst refusal of its REST call (which refused tool calls and the usage reads
  * count against) is waited out and the call made again, as pastBurstLimit does for requests.
  */
