@@ -15,7 +15,14 @@ import {
 } from './support/api-process.js';
 import { getJson, ingestAndProject } from './support/catalogue-fixture.js';
 import { countsOf } from './support/metering.js';
-import { callTool, MCP_CATALOGUE, postMcp, textOf, TOOL_CALLS } from './support/mcp-tool-calls.js';
+import {
+  callTool,
+  MCP_CATALOGUE,
+  PATH_ESCAPES,
+  postMcp,
+  textOf,
+  TOOL_CALLS,
+} from './support/mcp-tool-calls.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
@@ -197,4 +204,16 @@ describe('each tool over stdio', () => {
     expect(textOf(result)).toMatch(/^NOT_FOUND: /);
     expect(await used()).toBe(before);
   });
+
+  it.each(PATH_ESCAPES)(
+    '%s %j would leave its route: refused before any call, naming the parameter',
+    async (name, args, parameter) => {
+      const before = await countsOf(app, appKey);
+      const result = await callTool(stdio, name, args);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(new RegExp(`^INVALID_PARAMETER: ${parameter} `));
+      expect(result.structuredContent).toBeUndefined();
+      expect(await countsOf(app, appKey)).toEqual(before);
+    },
+  );
 });

@@ -1,17 +1,26 @@
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, ingestAndProject, type GeneralErrorBody } from './support/catalogue-fixture.js';
 import { countsOf } from './support/metering.js';
 import { pastBurstLimit } from './support/past-burst-limit.js';
-import { callTool, MCP_CATALOGUE, postMcp, textOf, TOOL_CALLS } from './support/mcp-tool-calls.js';
+import {
+  callTool,
+  MCP_CATALOGUE,
+  PATH_ESCAPES,
+  postMcp,
+  textOf,
+  TOOL_CALLS,
+} from './support/mcp-tool-calls.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
 /*
  * The MCP server over streamable HTTP at /mcp, driven by the SDK's own client: the nine tools,
  * each answering its REST route's body and charged as that route is, refusals as tool errors
- * that start with the REST code, and the key checked as the REST API checks it.
+ * that start with the REST code, the key checked as the REST API checks it, and every /mcp
+ * request bounded by the key's burst limit (at the default limits).
  */
 
 const environment = testEnvironment();
@@ -44,6 +53,10 @@ async function connect(headers: Record<string, string>): Promise<Client> {
 }
 
 const creditsUsed = async () => (await countsOf(api, key)).credits;
+
+/** A message POSTed by hand with the shared key, waiting out burst refusals as a client does. */
+const postWithKey = (message: Record<string, unknown> | Record<string, unknown>[]) =>
+  pastBurstLimit(() => postMcp(mcpUrl, message, { authorization: `Bearer ${key}` }));
 
 beforeAll(async () => {
   api = await startTestApp(environment.config());
@@ -143,13 +156,15 @@ describe('refusals are tool errors that start with the REST code, and are not ch
       { slug: 'alpha.io', version: '20250105', period: '2025Q1' },
       /^CONFLICTING_PARAMETERS: /,
     ],
-    // Formats, bounds and enumerations are the API's to judge.
+    // Formats, bounds and enumerations of query parameters are the API's to judge.
     ['get_pricing', { slug: 'alpha.io', version: '2025-01-05' }, /^INVALID_VERSION: /],
-    ['get_files', { slug: 'alpha.io', period: '2025X1' }, /^INVALID_PERIOD_FORMAT: /],
+    ['get_pricing', { slug: 'alpha.io', period: '2025X1' }, /^INVALID_PERIOD_FORMAT: /],
     ['pricing_series', { slug: 'alpha.io', step: 'decade' }, /^INVALID_PARAMETER: /],
     ['list_changes', { event_type: 'price_exploded' }, /^Bad Request: Unknown event_type/],
     ['search_plans', { add_on: 'maybe' }, /^INVALID_PARAMETER: /],
-    // No route takes both or neither: refused before any call.
+    // A path parameter outside its pattern, or no route that takes both or neither: refused
+    // before any call.
+    ['get_files', { slug: 'alpha.io', period: '2025X1' }, /^INVALID_PARAMETER: period /],
     [
       'get_files',
       { slug: 'alpha.io', version: '20250301', period: '2025Q1' },
@@ -164,6 +179,27 @@ describe('refusals are tool errors that start with the REST code, and are not ch
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(lead);
     expect(await creditsUsed()).toBe(before);
+  });
+
+  it.each(PATH_ESCAPES)(
+    '%s %j would leave its route: refused before any call, naming the parameter',
+    async (name, args, parameter) => {
+      const before = await countsOf(api, key);
+      const result = await callTool(client, name, args);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(new RegExp(`^INVALID_PARAMETER: ${parameter} `));
+      // No REST answer behind it: a refused REST call's body would be the structured content.
+      expect(result.structuredContent).toBeUndefined();
+      expect(await countsOf(api, key)).toEqual(before);
+    },
+  );
+
+  it('a slug that matches its pattern still makes its call', async () => {
+    const before = await creditsUsed();
+    const result = await callTool(client, 'get_pricing', { slug: 'alpha.io' });
+    expect(result.isError ?? false, textOf(result)).toBe(false);
+    expect(result.structuredContent).toMatchObject({ version: '20250301' });
+    expect(await creditsUsed()).toBe(before + 1);
   });
 
   it('carries the REST details: the suggestion for an unknown slug', async () => {
@@ -186,6 +222,74 @@ describe('refusals are tool errors that start with the REST code, and are not ch
     } finally {
       await free.close();
     }
+  });
+});
+
+describe('admission: every /mcp request is bounded by the key’s burst limit, as an uncharged request', () => {
+  const BURST = environment.config().limits.burstPerSecond;
+
+  /** Three times the burst of one message, POSTed at once with a new pro key. */
+  async function flood(message: Record<string, unknown>) {
+    const proKey = await api.createKey(['read'], 'pro');
+    const count = 3 * BURST;
+    // The burst limit is about requests at one instant, so they must reach the API together, as
+    // many clients' do: one open connection each (opened on a route that is not metered), and
+    // node:http, which writes them all before the event loop turns (fetch may spread them over
+    // turns, between the answers to the first ones, which share this process).
+    const agent = new Agent({ keepAlive: true });
+    try {
+      const live = new URL('/health/live', api.baseUrl);
+      await Promise.all(Array.from({ length: count }, () => send(agent, 'GET', live)));
+      const answers = await Promise.all(
+        Array.from({ length: count }, (_, id) =>
+          send(agent, 'POST', mcpUrl, JSON.stringify({ jsonrpc: '2.0', id, ...message }), {
+            authorization: `Bearer ${proKey}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          }),
+        ),
+      );
+      const withStatus = (status: number) => answers.filter((answer) => answer.status === status);
+      return { proKey, answered: withStatus(200), refused: withStatus(429) };
+    } finally {
+      agent.destroy();
+    }
+  }
+
+  it('tools/list three times the burst at once: the burst answered, the rest 429, nothing charged', async () => {
+    const { proKey, answered, refused } = await flood({ method: 'tools/list' });
+    expect(answered).toHaveLength(BURST);
+    expect(refused).toHaveLength(2 * BURST);
+    for (const { headers, body } of answered) {
+      expect(body.result?.tools).toHaveLength(9);
+      // The key's counters, as on every answer to an authenticated request.
+      expect(headers['x-ratelimit-limit']).toBe('1000');
+      expect(headers['x-credits-remaining']).toBe('10000');
+    }
+    for (const { headers, body } of refused) {
+      expect(body).toMatchObject({
+        error: 'Rate limit exceeded',
+        message: expect.stringContaining(`${BURST} requests a second`),
+        details: { limit: BURST, remaining: 0, retry_after: body.retry_after },
+      });
+      expect(headers['retry-after']).toBe(String(body.retry_after));
+      expect(headers['x-ratelimit-limit']).toBe('1000');
+    }
+    expect(await countsOf(api, proKey)).toEqual({ hourly: 0, credits: 0 });
+  });
+
+  it('tools/call three times the burst at once: the burst answered, each charged one credit by its REST call', async () => {
+    const { proKey, answered, refused } = await flood({
+      method: 'tools/call',
+      params: { name: 'get_company', arguments: { slug: 'alpha.io' } },
+    });
+    expect(answered).toHaveLength(BURST);
+    expect(refused).toHaveLength(2 * BURST);
+    for (const { body } of answered) {
+      expect(body.result?.isError ?? false).toBe(false);
+      expect(body.result?.structuredContent).toMatchObject({ slug: 'alpha.io' });
+    }
+    expect(await countsOf(api, proKey)).toEqual({ hourly: BURST, credits: BURST });
   });
 });
 
@@ -221,7 +325,7 @@ describe('the HTTP endpoint', () => {
   });
 
   it('is stateless: no session id, and GET (a stream) and DELETE (a session) get 405', async () => {
-    const response = await initialize({ authorization: `Bearer ${key}` });
+    const response = await pastBurstLimit(() => initialize({ authorization: `Bearer ${key}` }));
     expect(response.status).toBe(200);
     expect(response.headers.has('mcp-session-id')).toBe(false);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
@@ -251,13 +355,33 @@ describe('the HTTP endpoint', () => {
   });
 
   it('refuses a body over 64 KB with 413 in the general shape', async () => {
-    const response = await postMcp(
-      mcpUrl,
-      { id: 1, method: 'ping', params: { padding: 'p'.repeat(65 * 1024) } },
-      { authorization: `Bearer ${key}` },
-    );
+    const response = await postWithKey({
+      id: 1,
+      method: 'ping',
+      params: { padding: 'p'.repeat(65 * 1024) },
+    });
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: 'Payload Too Large' });
+  });
+
+  it('refuses a JSON-RPC array with 400 and error -32600, answering none of its messages', async () => {
+    const before = await countsOf(api, key);
+    const response = await postWithKey([
+      {
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_company', arguments: { slug: 'alpha.io' } },
+      },
+      { id: 2, method: 'tools/list' },
+    ]);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/one JSON-RPC message/) },
+    });
+    expect(await countsOf(api, key)).toEqual(before);
   });
 
   it('is not in the OpenAPI document', async () => {
@@ -278,6 +402,41 @@ describe('the HTTP endpoint', () => {
     expect(rest.status).toBe(429);
   });
 });
+
+/** What /mcp answers over HTTP: a JSON-RPC response (200) or the general error body (429). */
+interface McpHttpAnswer {
+  result?: { tools?: unknown[]; isError?: boolean; structuredContent?: Record<string, unknown> };
+  error?: string;
+  message?: string;
+  details?: Record<string, unknown>;
+  retry_after?: number;
+}
+
+/** A request through `agent` with node:http: its status, headers and JSON body. */
+function send(
+  agent: Agent,
+  method: string,
+  url: URL,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: McpHttpAnswer }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method, agent, headers }, (response) => {
+      let text = '';
+      response
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => (text += chunk))
+        .on('end', () =>
+          resolve({
+            status: response.statusCode!,
+            headers: response.headers,
+            body: JSON.parse(text) as McpHttpAnswer,
+          }),
+        );
+    });
+    request.on('error', reject).end(body);
+  });
+}
 
 interface DocumentedParameter {
   name: string;

@@ -60,6 +60,19 @@ export const TOOL_CALLS: [name: string, args: Record<string, unknown>, restPath:
 ];
 
 /**
+ * Arguments whose path parameter would make the tool's REST path name another route (the URL
+ * parser resolves a dot segment), with the parameter each tool refuses before any call.
+ */
+export const PATH_ESCAPES: [name: string, args: Record<string, unknown>, parameter: string][] = [
+  ['get_pricing', { slug: '..' }, 'slug'],
+  ['get_pricing', { slug: '../companies' }, 'slug'],
+  ['get_company', { slug: '..' }, 'slug'],
+  ['diff_pricing', { slug: '..', from: '20250105' }, 'slug'],
+  ['get_files', { slug: 'alpha.io', version: '..' }, 'version'],
+  ['get_files', { slug: '..', period: '2025Q1' }, 'slug'],
+];
+
+/**
  * A tool call; a burst refusal of its REST call (which refused tool calls and the usage reads
  * count against) is waited out and the call made again, as pastBurstLimit does for requests.
  */
@@ -85,12 +98,16 @@ export function textOf(result: CallToolResult): string {
   return first.text;
 }
 
-/** One JSON-RPC message POSTed to an MCP endpoint by hand, as curl would send it. */
+/**
+ * One JSON-RPC message POSTed to an MCP endpoint by hand, as curl would send it (or an array of
+ * them, which the endpoint refuses).
+ */
 export function postMcp(
   url: URL,
-  message: Record<string, unknown>,
+  message: Record<string, unknown> | Record<string, unknown>[],
   headers: Record<string, string> = {},
 ): Promise<Response> {
+  const withVersion = (one: Record<string, unknown>) => ({ jsonrpc: '2.0', ...one });
   return fetch(url, {
     method: 'POST',
     headers: {
@@ -98,6 +115,6 @@ export function postMcp(
       accept: 'application/json, text/event-stream',
       ...headers,
     },
-    body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+    body: JSON.stringify(Array.isArray(message) ? message.map(withVersion) : withVersion(message)),
   });
 }

@@ -41,8 +41,8 @@ export function createPricingMcpServer(client: PricingClient): McpServer {
 }
 
 async function callApi(client: PricingClient, call: RestCall): Promise<CallToolResult> {
-  // The tool declarations hold each route's parameter names (pricing-tools.ts); their values
-  // go as given, for the API to judge.
+  // The tool declarations hold each route's parameter names (pricing-tools.ts); the path values
+  // have matched their patterns there, the query values go as given, for the API to judge.
   const get = client.GET as (
     route: string,
     init: { params: { path: object; query: object } },

@@ -12,10 +12,15 @@ import * as z from 'zod';
  * The tools, one per REST route (two for get_files), each taking exactly its route's path and
  * query parameter names: the compiler holds the names to the typed client's OpenAPI types.
  *
- * Arguments are checked here for their JSON type only. Formats, bounds and enumerations are
- * published in each tool's input schema (as the OpenAPI document states them, so an assistant
- * can fill them in) but judged by the REST API alone, whose 400 then names the code and the
- * parameter: one judge, one set of messages, over HTTP and in the tools alike.
+ * Formats, bounds and enumerations are published in each tool's input schema (as the OpenAPI
+ * document states them, so an assistant can fill them in). Two judges, split by where a value
+ * goes:
+ * - a query parameter is checked here for its JSON type only, and judged by the REST API alone,
+ *   whose 400 then names the code and the parameter: one judge, one set of messages, over HTTP
+ *   and in the tools alike. A query value cannot change which route is called.
+ * - a path parameter is checked here against its published pattern before any call, and
+ *   refused as INVALID_PARAMETER: its value goes into the path, where a dot segment (`..`)
+ *   that the URL parser resolves would make the tool call a route it does not name.
  */
 
 /** The GET routes the tools call. */
@@ -121,23 +126,85 @@ function routeTool<P extends ToolRoute>(
   route: P,
   tool: Omit<PricingTool, 'call' | 'parameters'> & { parameters: ParameterShape<P> },
 ): PricingTool {
-  return { ...tool, call: (args) => restCall(route, args) };
+  const patterns = pathPatterns([route], tool.parameters);
+  return { ...tool, call: (args) => restCall(route, patterns, args) };
 }
 
-/** Splits the arguments into the route's path parameters (named in its template) and its query. */
-function restCall(route: ToolRoute, args: Record<string, unknown>): RestCall {
-  const pathNames = new Set([...route.matchAll(/\{(\w+)\}/g)].map((match) => match[1]));
+/** The path parameters of a route, as its template names them. */
+const pathParameterNames = (route: ToolRoute) =>
+  [...route.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+
+/** Each path parameter of the routes, to the pattern its tool publishes for it. */
+function pathPatterns(
+  routes: readonly ToolRoute[],
+  parameters: Record<string, z.ZodType>,
+): ReadonlyMap<string, RegExp> {
+  const patterns = new Map<string, RegExp>();
+  for (const route of routes) {
+    for (const name of pathParameterNames(route)) {
+      const { pattern } = z.toJSONSchema(parameters[name]!) as { pattern?: string };
+      // Without one, any value would go into the path: a tool declared so is not served at all.
+      if (!pattern) throw new Error(`${route}: the tool publishes no pattern for ${name}`);
+      patterns.set(name, new RegExp(pattern));
+    }
+  }
+  return patterns;
+}
+
+/**
+ * Splits the arguments into the route's path parameters (named in its template) and its query,
+ * or refuses a path parameter outside its pattern.
+ */
+function restCall(
+  route: ToolRoute,
+  patterns: ReadonlyMap<string, RegExp>,
+  args: Record<string, unknown>,
+): RestCall | LocalRefusal {
+  const pathNames = new Set(pathParameterNames(route));
   const path: Record<string, unknown> = {};
   const query: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined) continue;
-    (pathNames.has(name) ? path : query)[name] = value;
+    if (!pathNames.has(name)) {
+      query[name] = value;
+      continue;
+    }
+    const pattern = patterns.get(name)!;
+    if (typeof value !== 'string' || !pattern.test(value)) {
+      return {
+        refused: {
+          code: 'INVALID_PARAMETER',
+          message: `${name} must match ${pattern.source}, not ${JSON.stringify(value)}`,
+        },
+      };
+    }
+    path[name] = value;
   }
   return { route, path, query };
 }
 
 const FILES_BY_VERSION = '/v1/api/files/{slug}/version/{version}';
 const FILES_BY_PERIOD = '/v1/api/files/{slug}/period/{period}';
+
+const filesParameters = {
+  slug: text(
+    'The full company slug (acmechat.io), the company slug without its domain extension ' +
+      '(acmechat), or a composite page slug (bytewatch.enterprise). A company slug gives the ' +
+      'files of all its pages, a composite slug those of one page.',
+    { pattern: SLUG_PATTERN, examples: ['acmechat.io'] },
+  ),
+  version: text('YYYYMMDD, a real calendar date; not with period', {
+    pattern: DATE_PATTERN,
+    examples: ['20250104'],
+  }).optional(),
+  period: text(
+    'A version YYYYMMDD, a quarter YYYYQ#, a month YYYYM## or YYYY##, or a week YYYYW## ' +
+      '(ISO 8601); not with version',
+    { pattern: PERIOD_PATTERN, examples: ['2025Q1'] },
+  ).optional(),
+} satisfies ParameterShape<typeof FILES_BY_VERSION> & ParameterShape<typeof FILES_BY_PERIOD>;
+
+const filesPathPatterns = pathPatterns([FILES_BY_VERSION, FILES_BY_PERIOD], filesParameters);
 
 /** get_files: the version route or the period route, as the arguments say. */
 const getFiles: PricingTool = {
@@ -151,23 +218,7 @@ const getFiles: PricingTool = {
     'for a quarter, month or week only the files of the earliest version in the period, and ' +
     'version names it (null when there is none). No scrape in that time is files: [], count: 0. ' +
     CREDIT,
-  parameters: {
-    slug: text(
-      'The full company slug (acmechat.io), the company slug without its domain extension ' +
-        '(acmechat), or a composite page slug (bytewatch.enterprise). A company slug gives the ' +
-        'files of all its pages, a composite slug those of one page.',
-      { pattern: SLUG_PATTERN, examples: ['acmechat.io'] },
-    ),
-    version: text('YYYYMMDD, a real calendar date; not with period', {
-      pattern: DATE_PATTERN,
-      examples: ['20250104'],
-    }).optional(),
-    period: text(
-      'A version YYYYMMDD, a quarter YYYYQ#, a month YYYYM## or YYYY##, or a week YYYYW## ' +
-        '(ISO 8601); not with version',
-      { pattern: PERIOD_PATTERN, examples: ['2025Q1'] },
-    ).optional(),
-  } satisfies ParameterShape<typeof FILES_BY_VERSION> & ParameterShape<typeof FILES_BY_PERIOD>,
+  parameters: filesParameters,
   call({ slug, version, period }) {
     if (version !== undefined && period !== undefined) {
       return {
@@ -177,8 +228,10 @@ const getFiles: PricingTool = {
         },
       };
     }
-    if (version !== undefined) return restCall(FILES_BY_VERSION, { slug, version });
-    if (period !== undefined) return restCall(FILES_BY_PERIOD, { slug, period });
+    if (version !== undefined) {
+      return restCall(FILES_BY_VERSION, filesPathPatterns, { slug, version });
+    }
+    if (period !== undefined) return restCall(FILES_BY_PERIOD, filesPathPatterns, { slug, period });
     return {
       refused: {
         code: 'INVALID_PARAMETER',

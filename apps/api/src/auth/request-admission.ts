@@ -42,7 +42,7 @@ export interface AdmissionRule {
  * the burst limit; should Redis fail, the request answers 503 and RequestMeter gives back
  * whatever Redis counted), an uncharged one is bounded by the burst limit only; a refused scope
  * or plan still counts against the burst limit. Failed authentications count against the client
- * address. The key guard and the read lane (ahead of Nest) both admit through it.
+ * address. The key guard, the read lane (ahead of Nest) and the MCP endpoint admit through it.
  */
 @Injectable()
 export class RequestAdmission {
@@ -79,9 +79,9 @@ export class RequestAdmission {
   /**
    * The valid key the request carries, or the 401 it is refused with (the failure counted
    * against the client address; 429 past their limit). Neither metered nor charged: admit
-   * meters what it admits, and the MCP endpoint meters nothing but the REST calls its tools make.
+   * meters what it admits.
    */
-  async authenticate(request: FastifyRequest, now = new Date()): Promise<ApiKeyPrincipal> {
+  private async authenticate(request: FastifyRequest, now: Date): Promise<ApiKeyPrincipal> {
     // An address past its failed authentications gets no database read for a key this
     // process does not know already.
     const result = await this.keys.authenticate(presentedApiKey(request), now, () =>

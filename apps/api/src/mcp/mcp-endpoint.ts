@@ -2,13 +2,23 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPricingClient } from '#app/client';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { presentedApiKey } from '../auth/presented-key.js';
-import { RequestAdmission } from '../auth/request-admission.js';
+import { RequestAdmission, type AdmissionRule } from '../auth/request-admission.js';
 import { ApiError } from '../errors/api-error.js';
 import { sendErrorReply } from '../errors/error-body.filter.js';
 import { injectedFetch, webHeaders } from './injected-fetch.js';
 
 /** The MCP endpoint: beside the API, not under /v1, and not in the OpenAPI document. */
 const MCP_PATH = '/mcp';
+
+/**
+ * Every /mcp request costs nothing but counts against the key's burst limit, as an uncharged
+ * REST request does: initialize, tools/list and ping are free, not unbounded. No scope and no
+ * plan feature: each tool call's REST call asks for those of its route.
+ */
+const MCP_ADMISSION: AdmissionRule = { charged: false };
+
+/** JSON-RPC 2.0's code for a request that is not a valid request object. */
+const JSON_RPC_INVALID_REQUEST = -32600;
 
 /**
  * The tools' calls go to the routes under this base through injectedFetch, which keeps only
@@ -38,12 +48,12 @@ const loadMcpModules = () =>
 /**
  * The MCP server over streamable HTTP at POST /mcp, stateless: each request gets its own server
  * and transport, answers in JSON (no stream stays open, no session id), and leaves nothing
- * behind, so any API process can take any request. The key is authenticated as the REST API
- * authenticates it (401 and 429 in the general error shape, failed authentications counted
- * against the client address), and nothing else is metered: initialize, tools/list and ping,
- * like the OpenAPI document, cost nothing; each tool call is one REST call with the same key
- * through this process's own pipeline, metered, limited and charged exactly as that call is
- * (a second count here would charge a tool call twice the burst units of its REST call).
+ * behind, so any API process can take any request. Each request is admitted as an uncharged
+ * REST request is (401 and 429 in the general error shape, failed authentications counted
+ * against the client address, a burst unit taken, the key's counters on the answer), and
+ * carries one JSON-RPC message. A tool call is then one REST call with the same key through
+ * this process's own pipeline, metered, limited and charged exactly as that call is: the
+ * /mcp request's own metering never charges, so it has nothing to give back either.
  * GET and DELETE, which open a stream or end a session, get 405.
  */
 export function registerMcpEndpoint(app: NestFastifyApplication): void {
@@ -52,10 +62,10 @@ export function registerMcpEndpoint(app: NestFastifyApplication): void {
   fastify.route({
     method: 'POST',
     url: MCP_PATH,
-    // Before the body is read: a caller without a key gets no parsing done.
+    // Before the body is read: a caller without a key, or past its burst, gets no parsing done.
     onRequest: async (request, reply) => {
       try {
-        await admission.authenticate(request);
+        await admission.admit(request, MCP_ADMISSION);
       } catch (error) {
         sendErrorReply(error, request, reply);
         return reply;
@@ -85,6 +95,18 @@ async function answerMcpRequest(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
+  // MCP 2025-06-18 dropped JSON-RPC batches, which the SDK's transport still answers: refused
+  // whole here, before any of their messages (a tool call among them) is served.
+  if (Array.isArray(request.body)) {
+    return reply.status(400).send({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: JSON_RPC_INVALID_REQUEST,
+        message: 'Invalid Request: send one JSON-RPC message per request, not an array',
+      },
+    });
+  }
   const client = createPricingClient({
     apiUrl: IN_PROCESS_API_URL,
     apiKey: presentedApiKey(request),
