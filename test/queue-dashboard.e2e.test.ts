@@ -208,6 +208,9 @@ describe('the queue dashboard without a browser', () => {
     // Only dashboard pages are a place to return to.
     const elsewhere = await login(address, adminToken, 'https://evil.example/v1/admin/queues');
     expect(elsewhere.headers.get('location')).toBe('/v1/admin/queues/');
+    // A browser resolves %2e%2e as .., outside the dashboard.
+    const upwards = await login(address, adminToken, '/v1/admin/queues/%2e%2e/keys');
+    expect(upwards.headers.get('location')).toBe('/v1/admin/queues/');
 
     const logout = await call('/logout', address, { headers: { cookie: cookie.pair } });
     expect(logout.status).toBe(303);
