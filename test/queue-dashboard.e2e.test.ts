@@ -68,6 +68,19 @@ function login(address: string, token: string, next?: string): Promise<Response>
   });
 }
 
+/** The ingest queue as BullMQ sees it: what the dashboard did, or did not do, to it. */
+async function onIngestQueue<T>(use: (queue: Queue) => Promise<T>): Promise<T> {
+  const queue = new Queue(INGEST_QUEUE, {
+    connection: { url: environment.env.REDIS_URL },
+    prefix: environment.env.QUEUE_PREFIX,
+  });
+  try {
+    return await use(queue);
+  } finally {
+    await queue.close();
+  }
+}
+
 beforeAll(async () => {
   api = await startTestApp(environment.config());
   dashboard = `${new URL(api.baseUrl).origin}/v1/admin/queues`;
@@ -89,6 +102,8 @@ describe('the queue dashboard without a browser', () => {
     const form = await call('/login', address, { headers: HTML });
     expect(form.status).toBe(200);
     expect(form.headers.get('content-type')).toContain('text/html');
+    // So that its form's POST names this origin (no-referrer makes it `Origin: null`).
+    expect(form.headers.get('referrer-policy')).toBe('same-origin');
     const html = await form.text();
     expect(html).toContain('type="password"');
     expect(html).toContain('value="/v1/admin/queues/"');
@@ -250,6 +265,105 @@ describe('the queue dashboard without a browser', () => {
     } finally {
       await off.close();
     }
+  });
+});
+
+describe('the queue dashboard refuses changes from another site: 403, before authentication', () => {
+  const EVIL = { origin: 'https://evil.example' };
+  /** Each way a browser says that a request comes from another site, and the details told. */
+  const crossSite = (): [Record<string, string>, Record<string, unknown>][] => [
+    [EVIL, { header: 'Origin', provided: EVIL.origin, expected: new URL(dashboard).origin }],
+    [
+      { origin: 'null' },
+      { header: 'Origin', provided: 'null', expected: new URL(dashboard).origin },
+    ],
+    ...['cross-site', 'same-site'].map(
+      (site): [Record<string, string>, Record<string, unknown>] => [
+        { 'sec-fetch-site': site },
+        { header: 'Sec-Fetch-Site', provided: site, valid_values: ['same-origin', 'none'] },
+      ],
+    ),
+  ];
+
+  async function expectCrossSiteRefusal(response: Response, details: Record<string, unknown>) {
+    expect(response.status).toBe(403);
+    expect(response.headers.getSetCookie()).toEqual([]);
+    expect(await response.json()).toEqual({
+      error: 'Forbidden',
+      message: 'The queue dashboard takes changes only from its own pages, not from another site',
+      details: { code: 'CROSS_SITE_REQUEST', ...details },
+    });
+  }
+
+  it('refuses a change with the session cookie whose Origin or Sec-Fetch-Site names another site', async () => {
+    const address = clientAddress();
+    const { pair } = sessionCookie(await login(address, adminToken));
+    const change = (action: 'pause' | 'resume', headers: Record<string, string>) =>
+      call(`/api/queues/${INGEST_QUEUE}/${action}`, address, {
+        method: 'PUT',
+        headers: { cookie: pair, ...headers },
+      });
+    try {
+      for (const [headers, details] of crossSite()) {
+        await expectCrossSiteRefusal(await change('pause', headers), details);
+      }
+      expect(await onIngestQueue((queue) => queue.isPaused())).toBe(false);
+      // The dashboard's own pages send their origin: their changes go through.
+      const own = { origin: new URL(dashboard).origin, 'sec-fetch-site': 'same-origin' };
+      expect((await change('pause', own)).status).toBe(200);
+      expect(await onIngestQueue((queue) => queue.isPaused())).toBe(true);
+      expect((await change('resume', own)).status).toBe(200);
+      expect(await onIngestQueue((queue) => queue.isPaused())).toBe(false);
+    } finally {
+      await onIngestQueue((queue) => queue.resume());
+    }
+  });
+
+  it('refuses a login or a logout from another site: no session is set or cleared', async () => {
+    const address = clientAddress();
+    const { pair } = sessionCookie(await login(address, adminToken));
+    for (const [headers, details] of crossSite()) {
+      const form = new URLSearchParams({ token: adminToken }).toString();
+      const forgedLogin = await call('/login', address, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: form,
+      });
+      await expectCrossSiteRefusal(forgedLogin, details);
+      const forgedLogout = await call('/logout', address, {
+        method: 'POST',
+        headers: { cookie: pair, ...headers },
+      });
+      await expectCrossSiteRefusal(forgedLogout, details);
+    }
+  });
+
+  it('refuses before the token is checked: wrong tokens from another site count no failure', async () => {
+    const address = clientAddress();
+    for (let attempt = 0; attempt <= FAILURES_ALLOWED; attempt += 1) {
+      const forged = await call(`/api/queues/${INGEST_QUEUE}/pause`, address, {
+        method: 'PUT',
+        headers: { ...bearer(`${adminToken}x`), ...EVIL },
+      });
+      expect(forged.status).toBe(403);
+      const forgedLogin = await call('/login', address, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...EVIL },
+        body: JSON.stringify({ token: `${adminToken}x` }),
+      });
+      expect(forgedLogin.status).toBe(403);
+    }
+    // Past the limit, had they been counted, the right token would get 429.
+    const queues = await call('/api/queues', address, { headers: bearer(adminToken) });
+    expect(queues.status).toBe(200);
+  });
+
+  it('answers reads from another site: a GET or HEAD changes nothing', async () => {
+    const address = clientAddress();
+    const headers = { ...bearer(adminToken), ...EVIL, 'sec-fetch-site': 'cross-site' };
+    expect((await call('/api/queues', address, { headers })).status).toBe(200);
+    expect((await call('/api/queues', address, { method: 'HEAD', headers })).status).toBe(200);
+    expect((await call('/login', address, { headers })).status).toBe(200);
   });
 });
 
@@ -455,14 +569,6 @@ describe('the queue dashboard in a browser', () => {
     // The retried job ran again, now that its company is known, and the batch reports it done.
     const retriedBatch = await api.settled(orphan);
     expect(retriedBatch.counts).toMatchObject({ done: 1, failed: 0 });
-    const queue = new Queue(INGEST_QUEUE, {
-      connection: { url: environment.env.REDIS_URL },
-      prefix: environment.env.QUEUE_PREFIX,
-    });
-    try {
-      expect(await queue.getJobState(jobId)).toBe('completed');
-    } finally {
-      await queue.close();
-    }
+    expect(await onIngestQueue((queue) => queue.getJobState(jobId))).toBe('completed');
   });
 });

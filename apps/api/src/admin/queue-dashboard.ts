@@ -14,6 +14,7 @@ import { errorBody } from '../errors/error-body.js';
 import { errorShapeOf } from '../errors/error-shape.js';
 import { describeError } from '../errors/error-body.filter.js';
 import { AdminTokenVerifier } from './admin-token.verifier.js';
+import { crossSiteRefusal } from './dashboard-cross-site.js';
 import { LOGIN_PAGE_SECURITY_POLICY, loginPage } from './dashboard-login-page.js';
 import {
   DASHBOARD_LOGIN_PATH,
@@ -74,6 +75,16 @@ export async function registerQueueDashboard(
       dashboard.setErrorHandler((error, request, reply) => sendError(request, reply, error));
       dashboard.addHook('onRequest', async (_request, reply) => {
         void reply.header('x-frame-options', 'DENY');
+        // Under the service's no-referrer, a browser sends `Origin: null` with the changes a
+        // page makes, its own forms included; same-origin lets it name this origin (which the
+        // check below needs) and still sends no Referer to any other site.
+        void reply.header('referrer-policy', 'same-origin');
+      });
+      // Ahead of authentication: a forged change, login or logout is refused before anything
+      // counts a failure, sets a cookie or clears one.
+      dashboard.addHook('onRequest', async (request, reply) => {
+        const refusal = crossSiteRefusal(request);
+        if (refusal) return sendError(request, reply, refusal);
       });
       dashboard.get('/login', (request, reply) => auth.loginPage(request, reply));
       dashboard.post('/login', (request, reply) => auth.login(request, reply));
