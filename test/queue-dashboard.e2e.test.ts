@@ -226,8 +226,19 @@ describe('the queue dashboard without a browser', () => {
     // A browser resolves %2e%2e as .., outside the dashboard.
     const upwards = await login(address, adminToken, '/v1/admin/queues/%2e%2e/keys');
     expect(upwards.headers.get('location')).toBe('/v1/admin/queues/');
+  });
 
-    const logout = await call('/logout', address, { headers: { cookie: cookie.pair } });
+  it('logs out on POST only: GET /logout answers a page whose button posts it', async () => {
+    const address = clientAddress();
+    const { pair } = sessionCookie(await login(address, adminToken));
+    // What bull-board's "Log out" link, a prefetch or an <img> pointing at it would send.
+    const page = await call('/logout', address, { headers: { ...HTML, cookie: pair } });
+    expect(page.status).toBe(200);
+    expect(page.headers.getSetCookie()).toEqual([]);
+    expect(page.headers.get('content-security-policy')).toContain("form-action 'self'");
+    expect(await page.text()).toContain('<form method="post" action="/v1/admin/queues/logout">');
+
+    const logout = await call('/logout', address, { method: 'POST', headers: { cookie: pair } });
     expect(logout.status).toBe(303);
     expect(logout.headers.get('location')).toBe('/v1/admin/queues/login');
     const cleared = sessionCookie(logout);
@@ -558,8 +569,13 @@ describe('the queue dashboard in a browser', () => {
       await confirm.getByRole('button', { name: 'Confirm' }).click();
       expect((await retried).status()).toBe(204);
 
-      await page.goto(`${dashboard}/logout`);
-      expect(new URL(page.url()).pathname).toBe('/v1/admin/queues/login');
+      // Log out is in the menu of the header's last button; its link opens the logout page.
+      await page.locator('ul[class*="actions-"] > li').last().getByRole('button').click();
+      await page.getByRole('menuitem', { name: 'Log out' }).click();
+      await page.waitForURL(`${dashboard}/logout`);
+      expect(await context.cookies()).toHaveLength(1);
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.waitForURL(`${dashboard}/login`);
       expect(await context.cookies()).toEqual([]);
       // The security headers' Content-Security-Policy let the board load everything it uses.
       expect(violations).toEqual([]);

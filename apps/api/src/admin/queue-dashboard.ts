@@ -15,7 +15,7 @@ import { errorShapeOf } from '../errors/error-shape.js';
 import { describeError } from '../errors/error-body.filter.js';
 import { AdminTokenVerifier } from './admin-token.verifier.js';
 import { crossSiteRefusal } from './dashboard-cross-site.js';
-import { LOGIN_PAGE_SECURITY_POLICY, loginPage } from './dashboard-login-page.js';
+import { DASHBOARD_PAGES_SECURITY_POLICY, loginPage, logoutPage } from './dashboard-pages.js';
 import {
   DASHBOARD_LOGIN_PATH,
   DASHBOARD_LOGOUT_PATH,
@@ -88,11 +88,9 @@ export async function registerQueueDashboard(
       });
       dashboard.get('/login', (request, reply) => auth.loginPage(request, reply));
       dashboard.post('/login', (request, reply) => auth.login(request, reply));
-      dashboard.route({
-        method: ['GET', 'POST'],
-        url: '/logout',
-        handler: (_request, reply) => auth.logout(reply),
-      });
+      // Only a POST logs out; bull-board's "Log out" link gets a page whose button posts it.
+      dashboard.get('/logout', (_request, reply) => sendPage(reply, 200, logoutPage()));
+      dashboard.post('/logout', (_request, reply) => auth.logout(reply));
       await dashboard.register(async (guarded) => {
         guarded.addHook('onRequest', (request, reply) => auth.authenticate(request, reply));
         if (config.adminToken) {
@@ -302,7 +300,7 @@ function sendPage(reply: FastifyReply, status: number, html: string): FastifyRep
     .status(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('content-security-policy', LOGIN_PAGE_SECURITY_POLICY)
+    .header('content-security-policy', DASHBOARD_PAGES_SECURITY_POLICY)
     .send(html);
 }
 
