@@ -246,6 +246,40 @@ describe('the queue dashboard without a browser', () => {
     expect(cleared.attributes).toContain('Path=/v1/admin/queues');
   });
 
+  it('takes a form body only at the login and the logout: elsewhere 415, unread', async () => {
+    const address = clientAddress();
+    const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+    try {
+      const paused = await call(`/api/queues/${INGEST_QUEUE}/pause`, address, {
+        method: 'PUT',
+        headers: { ...bearer(adminToken), ...FORM },
+        body: 'force=true',
+      });
+      expect(paused.status).toBe(415);
+      expect(await paused.json()).toEqual({
+        error: 'Unsupported Media Type',
+        message: 'Only the login and the logout take a form body',
+        details: {
+          content_type: 'application/x-www-form-urlencoded',
+          hint: 'Send JSON (Content-Type: application/json)',
+        },
+      });
+      expect(await onIngestQueue((queue) => queue.isPaused())).toBe(false);
+    } finally {
+      await onIngestQueue((queue) => queue.resume());
+    }
+    const loggedIn = await login(address, adminToken);
+    expect(loggedIn.status).toBe(303);
+    const { pair } = sessionCookie(loggedIn);
+    const loggedOut = await call('/logout', address, {
+      method: 'POST',
+      headers: { cookie: pair, ...FORM },
+      body: '',
+    });
+    expect(loggedOut.status).toBe(303);
+    expect(sessionCookie(loggedOut).value).toBe('');
+  });
+
   it('is off without ADMIN_TOKEN, and its login page says so', async () => {
     const { ADMIN_TOKEN: _token, ...env } = environment.env;
     const off = await startTestApp(loadConfig(env), { withWorker: false });

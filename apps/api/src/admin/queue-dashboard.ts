@@ -48,6 +48,12 @@ const DISABLED = () =>
     hint: 'Set ADMIN_TOKEN to enable it',
   });
 
+const FORM_REFUSED = () =>
+  new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Only the login and the logout take a form body', {
+    content_type: FORM,
+    hint: 'Send JSON (Content-Type: application/json)',
+  });
+
 const NOT_LOGGED_IN = () =>
   new ApiError(401, 'AUTH_INVALID', 'A valid admin token or dashboard session is required', {
     hint: `Send "Authorization: Bearer <ADMIN_TOKEN>", or log in at ${DASHBOARD_LOGIN_PATH}`,
@@ -71,7 +77,7 @@ export async function registerQueueDashboard(
   await fastify.register(
     async (dashboard) => {
       await dashboard.register(fastifyCookie);
-      useFormParser(dashboard);
+      refuseForms(dashboard);
       dashboard.setErrorHandler((error, request, reply) => sendError(request, reply, error));
       dashboard.addHook('onRequest', async (_request, reply) => {
         void reply.header('x-frame-options', 'DENY');
@@ -87,10 +93,14 @@ export async function registerQueueDashboard(
         if (refusal) return sendError(request, reply, refusal);
       });
       dashboard.get('/login', (request, reply) => auth.loginPage(request, reply));
-      dashboard.post('/login', (request, reply) => auth.login(request, reply));
       // Only a POST logs out; bull-board's "Log out" link gets a page whose button posts it.
       dashboard.get('/logout', (_request, reply) => sendPage(reply, 200, logoutPage()));
-      dashboard.post('/logout', (_request, reply) => auth.logout(reply));
+      // The posts of the dashboard's own two forms, the only routes that take a form body.
+      await dashboard.register(async (forms) => {
+        takeForms(forms);
+        forms.post('/login', (request, reply) => auth.login(request, reply));
+        forms.post('/logout', (_request, reply) => auth.logout(reply));
+      });
       await dashboard.register(async (guarded) => {
         guarded.addHook('onRequest', (request, reply) => auth.authenticate(request, reply));
         if (config.adminToken) {
@@ -332,12 +342,20 @@ function errorAnswer(
 }
 
 /**
- * The login form's body, parsed here: Nest adds its own form parser only at `init()`, to the
- * root, and this scope must not depend on when that happens.
+ * A form body anywhere but the login and logout posts is refused unread: a form is what another
+ * site's page can post without asking, and the board's API takes JSON. Nest adds a form parser
+ * of its own to the root at `init()`; this scope replaces whatever it inherited, so it does not
+ * depend on when that happens.
  */
-function useFormParser(dashboard: FastifyInstance): void {
+function refuseForms(dashboard: FastifyInstance): void {
   if (dashboard.hasContentTypeParser(FORM)) dashboard.removeContentTypeParser(FORM);
-  dashboard.addContentTypeParser(
+  dashboard.addContentTypeParser(FORM, (_request, _payload, done) => done(FORM_REFUSED()));
+}
+
+/** The login and logout forms' bodies, in the scope of their two posts only. */
+function takeForms(forms: FastifyInstance): void {
+  forms.removeContentTypeParser(FORM);
+  forms.addContentTypeParser(
     FORM,
     { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT_BYTES },
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
