@@ -280,6 +280,49 @@ describe('the queue dashboard without a browser', () => {
     expect(sessionCookie(loggedOut).value).toBe('');
   });
 
+  it('sets the cookie Secure when the request came over https through a trusted proxy', async () => {
+    const address = clientAddress();
+    const own = new URL(dashboard);
+    const throughTls = { 'x-forwarded-proto': 'https' };
+    const secure = await call('/login', address, {
+      method: 'POST',
+      // A browser behind the proxy names the https origin it is on.
+      headers: { 'content-type': 'application/json', origin: `https://${own.host}`, ...throughTls },
+      body: JSON.stringify({ token: adminToken }),
+    });
+    expect(secure.status).toBe(303);
+    expect(sessionCookie(secure).attributes).toContain('Secure');
+    // The origin the request reached is the proxy's https one: the plain http origin is not it.
+    const downgraded = await call('/login', address, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: own.origin, ...throughTls },
+      body: JSON.stringify({ token: adminToken }),
+    });
+    expect(downgraded.status).toBe(403);
+    expect(await downgraded.json()).toMatchObject({
+      details: { header: 'Origin', provided: own.origin, expected: `https://${own.host}` },
+    });
+    // Plain http: not Secure (the first login test shows it too).
+    expect(sessionCookie(await login(address, adminToken)).attributes).not.toContain('Secure');
+
+    // The same header from a client no TRUST_PROXY names is not believed.
+    const untrusting = await startTestApp(environment.config({ TRUST_PROXY: 'false' }), {
+      withWorker: false,
+    });
+    try {
+      const forged = await fetch(`${new URL(untrusting.baseUrl).origin}/v1/admin/queues/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/json', ...throughTls },
+        body: JSON.stringify({ token: adminToken }),
+      });
+      expect(forged.status).toBe(303);
+      expect(sessionCookie(forged).attributes).not.toContain('Secure');
+    } finally {
+      await untrusting.close();
+    }
+  });
+
   it('is off without ADMIN_TOKEN, and its login page says so', async () => {
     const { ADMIN_TOKEN: _token, ...env } = environment.env;
     const off = await startTestApp(loadConfig(env), { withWorker: false });

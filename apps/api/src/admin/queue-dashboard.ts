@@ -263,6 +263,8 @@ class DashboardAuth {
         maxAge: DASHBOARD_SESSION_SECONDS,
         httpOnly: true,
         sameSite: 'strict',
+        // The service has no TLS of its own: this is https only as a proxy named in TRUST_PROXY
+        // reports it (X-Forwarded-Proto); Fastify ignores the header from anyone else.
         secure: request.protocol === 'https',
       });
       return reply.redirect(next, 303);
