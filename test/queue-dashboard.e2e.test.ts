@@ -68,6 +68,19 @@ function login(address: string, token: string, next?: string): Promise<Response>
   });
 }
 
+/** The ingest queue as BullMQ sees it: what the dashboard did, or did not do, to it. */
+async function onIngestQueue<T>(use: (queue: Queue) => Promise<T>): Promise<T> {
+  const queue = new Queue(INGEST_QUEUE, {
+    connection: { url: environment.env.REDIS_URL },
+    prefix: environment.env.QUEUE_PREFIX,
+  });
+  try {
+    return await use(queue);
+  } finally {
+    await queue.close();
+  }
+}
+
 beforeAll(async () => {
   api = await startTestApp(environment.config());
   dashboard = `${new URL(api.baseUrl).origin}/v1/admin/queues`;
@@ -89,6 +102,8 @@ describe('the queue dashboard without a browser', () => {
     const form = await call('/login', address, { headers: HTML });
     expect(form.status).toBe(200);
     expect(form.headers.get('content-type')).toContain('text/html');
+    // So that its form's POST names this origin (no-referrer makes it `Origin: null`).
+    expect(form.headers.get('referrer-policy')).toBe('same-origin');
     const html = await form.text();
     expect(html).toContain('type="password"');
     expect(html).toContain('value="/v1/admin/queues/"');
@@ -208,13 +223,104 @@ describe('the queue dashboard without a browser', () => {
     // Only dashboard pages are a place to return to.
     const elsewhere = await login(address, adminToken, 'https://evil.example/v1/admin/queues');
     expect(elsewhere.headers.get('location')).toBe('/v1/admin/queues/');
+    // A browser resolves %2e%2e as .., outside the dashboard.
+    const upwards = await login(address, adminToken, '/v1/admin/queues/%2e%2e/keys');
+    expect(upwards.headers.get('location')).toBe('/v1/admin/queues/');
+  });
 
-    const logout = await call('/logout', address, { headers: { cookie: cookie.pair } });
+  it('logs out on POST only: GET /logout answers a page whose button posts it', async () => {
+    const address = clientAddress();
+    const { pair } = sessionCookie(await login(address, adminToken));
+    // What bull-board's "Log out" link, a prefetch or an <img> pointing at it would send.
+    const page = await call('/logout', address, { headers: { ...HTML, cookie: pair } });
+    expect(page.status).toBe(200);
+    expect(page.headers.getSetCookie()).toEqual([]);
+    expect(page.headers.get('content-security-policy')).toContain("form-action 'self'");
+    expect(await page.text()).toContain('<form method="post" action="/v1/admin/queues/logout">');
+
+    const logout = await call('/logout', address, { method: 'POST', headers: { cookie: pair } });
     expect(logout.status).toBe(303);
     expect(logout.headers.get('location')).toBe('/v1/admin/queues/login');
     const cleared = sessionCookie(logout);
     expect(cleared.value).toBe('');
     expect(cleared.attributes).toContain('Path=/v1/admin/queues');
+  });
+
+  it('takes a form body only at the login and the logout: elsewhere 415, unread', async () => {
+    const address = clientAddress();
+    const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+    try {
+      const paused = await call(`/api/queues/${INGEST_QUEUE}/pause`, address, {
+        method: 'PUT',
+        headers: { ...bearer(adminToken), ...FORM },
+        body: 'force=true',
+      });
+      expect(paused.status).toBe(415);
+      expect(await paused.json()).toEqual({
+        error: 'Unsupported Media Type',
+        message: 'Only the login and the logout take a form body',
+        details: {
+          content_type: 'application/x-www-form-urlencoded',
+          hint: 'Send JSON (Content-Type: application/json)',
+        },
+      });
+      expect(await onIngestQueue((queue) => queue.isPaused())).toBe(false);
+    } finally {
+      await onIngestQueue((queue) => queue.resume());
+    }
+    const loggedIn = await login(address, adminToken);
+    expect(loggedIn.status).toBe(303);
+    const { pair } = sessionCookie(loggedIn);
+    const loggedOut = await call('/logout', address, {
+      method: 'POST',
+      headers: { cookie: pair, ...FORM },
+      body: '',
+    });
+    expect(loggedOut.status).toBe(303);
+    expect(sessionCookie(loggedOut).value).toBe('');
+  });
+
+  it('sets the cookie Secure when the request came over https through a trusted proxy', async () => {
+    const address = clientAddress();
+    const own = new URL(dashboard);
+    const throughTls = { 'x-forwarded-proto': 'https' };
+    const secure = await call('/login', address, {
+      method: 'POST',
+      // A browser behind the proxy names the https origin it is on.
+      headers: { 'content-type': 'application/json', origin: `https://${own.host}`, ...throughTls },
+      body: JSON.stringify({ token: adminToken }),
+    });
+    expect(secure.status).toBe(303);
+    expect(sessionCookie(secure).attributes).toContain('Secure');
+    // The origin the request reached is the proxy's https one: the plain http origin is not it.
+    const downgraded = await call('/login', address, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: own.origin, ...throughTls },
+      body: JSON.stringify({ token: adminToken }),
+    });
+    expect(downgraded.status).toBe(403);
+    expect(await downgraded.json()).toMatchObject({
+      details: { header: 'Origin', provided: own.origin, expected: `https://${own.host}` },
+    });
+    // Plain http: not Secure (the first login test shows it too).
+    expect(sessionCookie(await login(address, adminToken)).attributes).not.toContain('Secure');
+
+    // The same header from a client no TRUST_PROXY names is not believed.
+    const untrusting = await startTestApp(environment.config({ TRUST_PROXY: 'false' }), {
+      withWorker: false,
+    });
+    try {
+      const forged = await fetch(`${new URL(untrusting.baseUrl).origin}/v1/admin/queues/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/json', ...throughTls },
+        body: JSON.stringify({ token: adminToken }),
+      });
+      expect(forged.status).toBe(303);
+      expect(sessionCookie(forged).attributes).not.toContain('Secure');
+    } finally {
+      await untrusting.close();
+    }
   });
 
   it('is off without ADMIN_TOKEN, and its login page says so', async () => {
@@ -247,6 +353,107 @@ describe('the queue dashboard without a browser', () => {
     } finally {
       await off.close();
     }
+  });
+});
+
+describe('the queue dashboard refuses changes from another site: 403, before authentication', () => {
+  const EVIL = { origin: 'https://evil.example' };
+  /** A way a browser says that a request comes from another site, and the details it gets. */
+  type CrossSite = [headers: Record<string, string>, details: Record<string, unknown>];
+  /** Each way (a function: the dashboard's address is known once the app runs). */
+  const crossSite = (): CrossSite[] => {
+    const expected = new URL(dashboard).origin;
+    const fetchSite = (site: string): CrossSite => [
+      { 'sec-fetch-site': site },
+      { header: 'Sec-Fetch-Site', provided: site, valid_values: ['same-origin', 'none'] },
+    ];
+    return [
+      [EVIL, { header: 'Origin', provided: EVIL.origin, expected }],
+      [{ origin: 'null' }, { header: 'Origin', provided: 'null', expected }],
+      fetchSite('cross-site'),
+      fetchSite('same-site'),
+    ];
+  };
+
+  async function expectCrossSiteRefusal(response: Response, details: Record<string, unknown>) {
+    expect(response.status).toBe(403);
+    expect(response.headers.getSetCookie()).toEqual([]);
+    expect(await response.json()).toEqual({
+      error: 'Forbidden',
+      message: 'The queue dashboard takes changes only from its own pages, not from another site',
+      details: { code: 'CROSS_SITE_REQUEST', ...details },
+    });
+  }
+
+  it('refuses a change with the session cookie whose Origin or Sec-Fetch-Site names another site', async () => {
+    const address = clientAddress();
+    const { pair } = sessionCookie(await login(address, adminToken));
+    const change = (action: 'pause' | 'resume', headers: Record<string, string>) =>
+      call(`/api/queues/${INGEST_QUEUE}/${action}`, address, {
+        method: 'PUT',
+        headers: { cookie: pair, ...headers },
+      });
+    try {
+      for (const [headers, details] of crossSite()) {
+        await expectCrossSiteRefusal(await change('pause', headers), details);
+      }
+      expect(await onIngestQueue((queue) => queue.isPaused())).toBe(false);
+      // The dashboard's own pages send their origin: their changes go through.
+      const own = { origin: new URL(dashboard).origin, 'sec-fetch-site': 'same-origin' };
+      expect((await change('pause', own)).status).toBe(200);
+      expect(await onIngestQueue((queue) => queue.isPaused())).toBe(true);
+      expect((await change('resume', own)).status).toBe(200);
+      expect(await onIngestQueue((queue) => queue.isPaused())).toBe(false);
+    } finally {
+      await onIngestQueue((queue) => queue.resume());
+    }
+  });
+
+  it('refuses a login or a logout from another site: no session is set or cleared', async () => {
+    const address = clientAddress();
+    const { pair } = sessionCookie(await login(address, adminToken));
+    for (const [headers, details] of crossSite()) {
+      const form = new URLSearchParams({ token: adminToken }).toString();
+      const forgedLogin = await call('/login', address, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: form,
+      });
+      await expectCrossSiteRefusal(forgedLogin, details);
+      const forgedLogout = await call('/logout', address, {
+        method: 'POST',
+        headers: { cookie: pair, ...headers },
+      });
+      await expectCrossSiteRefusal(forgedLogout, details);
+    }
+  });
+
+  it('refuses before the token is checked: wrong tokens from another site count no failure', async () => {
+    const address = clientAddress();
+    for (let attempt = 0; attempt <= FAILURES_ALLOWED; attempt += 1) {
+      const forged = await call(`/api/queues/${INGEST_QUEUE}/pause`, address, {
+        method: 'PUT',
+        headers: { ...bearer(`${adminToken}x`), ...EVIL },
+      });
+      expect(forged.status).toBe(403);
+      const forgedLogin = await call('/login', address, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...EVIL },
+        body: JSON.stringify({ token: `${adminToken}x` }),
+      });
+      expect(forgedLogin.status).toBe(403);
+    }
+    // Past the limit, had they been counted, the right token would get 429.
+    const queues = await call('/api/queues', address, { headers: bearer(adminToken) });
+    expect(queues.status).toBe(200);
+  });
+
+  it('answers reads from another site: a GET or HEAD changes nothing', async () => {
+    const address = clientAddress();
+    const headers = { ...bearer(adminToken), ...EVIL, 'sec-fetch-site': 'cross-site' };
+    expect((await call('/api/queues', address, { headers })).status).toBe(200);
+    expect((await call('/api/queues', address, { method: 'HEAD', headers })).status).toBe(200);
+    expect((await call('/login', address, { headers })).status).toBe(200);
   });
 });
 
@@ -451,8 +658,13 @@ describe('the queue dashboard in a browser', () => {
       await confirm.getByRole('button', { name: 'Confirm' }).click();
       expect((await retried).status()).toBe(204);
 
-      await page.goto(`${dashboard}/logout`);
-      expect(new URL(page.url()).pathname).toBe('/v1/admin/queues/login');
+      // Log out is in the menu of the header's last button; its link opens the logout page.
+      await page.locator('ul[class*="actions-"] > li').last().getByRole('button').click();
+      await page.getByRole('menuitem', { name: 'Log out' }).click();
+      await page.waitForURL(`${dashboard}/logout`);
+      expect(await context.cookies()).toHaveLength(1);
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.waitForURL(`${dashboard}/login`);
       expect(await context.cookies()).toEqual([]);
       // The security headers' Content-Security-Policy let the board load everything it uses.
       expect(violations).toEqual([]);
@@ -462,14 +674,6 @@ describe('the queue dashboard in a browser', () => {
     // The retried job ran again, now that its company is known, and the batch reports it done.
     const retriedBatch = await api.settled(orphan);
     expect(retriedBatch.counts).toMatchObject({ done: 1, failed: 0 });
-    const queue = new Queue(INGEST_QUEUE, {
-      connection: { url: environment.env.REDIS_URL },
-      prefix: environment.env.QUEUE_PREFIX,
-    });
-    try {
-      expect(await queue.getJobState(jobId)).toBe('completed');
-    } finally {
-      await queue.close();
-    }
+    expect(await onIngestQueue((queue) => queue.getJobState(jobId))).toBe('completed');
   });
 });

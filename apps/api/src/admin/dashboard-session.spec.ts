@@ -67,4 +67,32 @@ describe('dashboardReturnPath', () => {
       expect(dashboardReturnPath(next)).toBe('/v1/admin/queues/');
     }
   });
+
+  it('resolves encoded dot segments as a browser does: they may not leave the dashboard', () => {
+    for (const next of [
+      '/v1/admin/queues/%2e%2e/keys',
+      '/v1/admin/queues/%2E%2e/keys',
+      '/v1/admin/queues/.%2e/keys',
+      '/v1/admin/queues/%2e./keys',
+      '/v1/admin/queues/queue/%2e%2e/%2e%2e/%2e%2e/keys',
+      '/v1/admin/queues/%2e%2e',
+    ]) {
+      expect(dashboardReturnPath(next), next).toBe('/v1/admin/queues/');
+    }
+    expect(dashboardReturnPath('/v1/admin/queues/queue/%2e%2e/queue/ingest?status=failed')).toBe(
+      '/v1/admin/queues/queue/ingest?status=failed',
+    );
+  });
+
+  it('refuses encoded slashes and backslashes, which something on the way may decode', () => {
+    for (const next of [
+      '/v1/admin/queues/..%2fkeys',
+      '/v1/admin/queues/..%2Fkeys',
+      '/v1/admin/queues/..%5ckeys',
+      '/v1/admin/queues/..%5Ckeys',
+      '/v1/admin/queues/%2f%2fevil.example',
+    ]) {
+      expect(dashboardReturnPath(next), next).toBe('/v1/admin/queues/');
+    }
+  });
 });

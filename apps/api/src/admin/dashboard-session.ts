@@ -45,17 +45,32 @@ export function isDashboardSession(
   return secretsEqual(match[2]!, sessionMac(adminToken, issuedAt));
 }
 
+/** Return paths are resolved against this, as a browser resolves them; only their path is kept. */
+const RESOLVING_BASE = 'http://dashboard.invalid';
+
 /**
  * Where to go after logging in: a page of the dashboard the browser asked for, or the
- * dashboard itself. Anything else (another path, another host, `//evil.example`) is refused,
- * so the login cannot be used as an open redirect.
+ * dashboard itself. The path is resolved as a browser resolves it (`%2e%2e` is `..` to the
+ * WHATWG URL parser) and must stay under the dashboard; anything else (another path, another
+ * host, `//evil.example`) is refused, so the login cannot be used as an open redirect. Encoded
+ * slashes and backslashes and empty segments are refused too: a server or proxy on the way may
+ * decode or collapse them into a path the browser did not resolve.
  */
 export function dashboardReturnPath(next: unknown): string {
   const home = `${DASHBOARD_PATH}/`;
-  if (typeof next !== 'string' || !next.startsWith(DASHBOARD_PATH)) return home;
-  const rest = next.slice(DASHBOARD_PATH.length);
-  if (rest !== '' && !rest.startsWith('/') && !rest.startsWith('?')) return home;
-  if (/[\\\s]|\/\/|\/\.\.?(\/|$|\?)/.test(next) || /[^\x21-\x7e]/.test(next)) return home;
-  if (next.startsWith(DASHBOARD_LOGIN_PATH) || next.startsWith(DASHBOARD_LOGOUT_PATH)) return home;
-  return next;
+  // Visible ASCII only, and no backslash, which browsers read as a slash.
+  if (typeof next !== 'string' || !next.startsWith('/') || /[^\x21-\x7e]|\\/.test(next)) {
+    return home;
+  }
+  let resolved: URL;
+  try {
+    resolved = new URL(next, RESOLVING_BASE);
+  } catch {
+    return home;
+  }
+  const path = resolved.pathname;
+  if (resolved.origin !== RESOLVING_BASE || /\/\/|%2f|%5c/i.test(path)) return home;
+  if (path !== DASHBOARD_PATH && !path.startsWith(`${DASHBOARD_PATH}/`)) return home;
+  if (path.startsWith(DASHBOARD_LOGIN_PATH) || path.startsWith(DASHBOARD_LOGOUT_PATH)) return home;
+  return `${path}${resolved.search}`;
 }

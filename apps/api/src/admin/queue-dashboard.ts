@@ -14,7 +14,8 @@ import { errorBody } from '../errors/error-body.js';
 import { errorShapeOf } from '../errors/error-shape.js';
 import { describeError } from '../errors/error-body.filter.js';
 import { AdminTokenVerifier } from './admin-token.verifier.js';
-import { LOGIN_PAGE_SECURITY_POLICY, loginPage } from './dashboard-login-page.js';
+import { crossSiteRefusal } from './dashboard-cross-site.js';
+import { DASHBOARD_PAGES_SECURITY_POLICY, loginPage, logoutPage } from './dashboard-pages.js';
 import {
   DASHBOARD_LOGIN_PATH,
   DASHBOARD_LOGOUT_PATH,
@@ -47,6 +48,12 @@ const DISABLED = () =>
     hint: 'Set ADMIN_TOKEN to enable it',
   });
 
+const FORM_REFUSED = () =>
+  new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Only the login and the logout take a form body', {
+    content_type: FORM,
+    hint: 'Send JSON (Content-Type: application/json)',
+  });
+
 const NOT_LOGGED_IN = () =>
   new ApiError(401, 'AUTH_INVALID', 'A valid admin token or dashboard session is required', {
     hint: `Send "Authorization: Bearer <ADMIN_TOKEN>", or log in at ${DASHBOARD_LOGIN_PATH}`,
@@ -70,17 +77,29 @@ export async function registerQueueDashboard(
   await fastify.register(
     async (dashboard) => {
       await dashboard.register(fastifyCookie);
-      useFormParser(dashboard);
+      refuseForms(dashboard);
       dashboard.setErrorHandler((error, request, reply) => sendError(request, reply, error));
       dashboard.addHook('onRequest', async (_request, reply) => {
         void reply.header('x-frame-options', 'DENY');
+        // Under the service's no-referrer, a browser sends `Origin: null` with the changes a
+        // page makes, its own forms included; same-origin lets it name this origin (which the
+        // check below needs) and still sends no Referer to any other site.
+        void reply.header('referrer-policy', 'same-origin');
+      });
+      // Ahead of authentication: a forged change, login or logout is refused before anything
+      // counts a failure, sets a cookie or clears one.
+      dashboard.addHook('onRequest', async (request, reply) => {
+        const refusal = crossSiteRefusal(request);
+        if (refusal) return sendError(request, reply, refusal);
       });
       dashboard.get('/login', (request, reply) => auth.loginPage(request, reply));
-      dashboard.post('/login', (request, reply) => auth.login(request, reply));
-      dashboard.route({
-        method: ['GET', 'POST'],
-        url: '/logout',
-        handler: (_request, reply) => auth.logout(reply),
+      // Only a POST logs out; bull-board's "Log out" link gets a page whose button posts it.
+      dashboard.get('/logout', (_request, reply) => sendPage(reply, 200, logoutPage()));
+      // The posts of the dashboard's own two forms, the only routes that take a form body.
+      await dashboard.register(async (forms) => {
+        takeForms(forms);
+        forms.post('/login', (request, reply) => auth.login(request, reply));
+        forms.post('/logout', (_request, reply) => auth.logout(reply));
       });
       await dashboard.register(async (guarded) => {
         guarded.addHook('onRequest', (request, reply) => auth.authenticate(request, reply));
@@ -244,6 +263,8 @@ class DashboardAuth {
         maxAge: DASHBOARD_SESSION_SECONDS,
         httpOnly: true,
         sameSite: 'strict',
+        // The service has no TLS of its own: this is https only as a proxy named in TRUST_PROXY
+        // reports it (X-Forwarded-Proto); Fastify ignores the header from anyone else.
         secure: request.protocol === 'https',
       });
       return reply.redirect(next, 303);
@@ -291,7 +312,7 @@ function sendPage(reply: FastifyReply, status: number, html: string): FastifyRep
     .status(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('content-security-policy', LOGIN_PAGE_SECURITY_POLICY)
+    .header('content-security-policy', DASHBOARD_PAGES_SECURITY_POLICY)
     .send(html);
 }
 
@@ -323,12 +344,20 @@ function errorAnswer(
 }
 
 /**
- * The login form's body, parsed here: Nest adds its own form parser only at `init()`, to the
- * root, and this scope must not depend on when that happens.
+ * A form body anywhere but the login and logout posts is refused unread: a form is what another
+ * site's page can post without asking, and the board's API takes JSON. Nest adds a form parser
+ * of its own to the root at `init()`; this scope replaces whatever it inherited, so it does not
+ * depend on when that happens.
  */
-function useFormParser(dashboard: FastifyInstance): void {
+function refuseForms(dashboard: FastifyInstance): void {
   if (dashboard.hasContentTypeParser(FORM)) dashboard.removeContentTypeParser(FORM);
-  dashboard.addContentTypeParser(
+  dashboard.addContentTypeParser(FORM, (_request, _payload, done) => done(FORM_REFUSED()));
+}
+
+/** The login and logout forms' bodies, in the scope of their two posts only. */
+function takeForms(forms: FastifyInstance): void {
+  forms.removeContentTypeParser(FORM);
+  forms.addContentTypeParser(
     FORM,
     { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT_BYTES },
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),

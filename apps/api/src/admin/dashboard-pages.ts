@@ -1,7 +1,11 @@
-import { DASHBOARD_LOGIN_PATH } from './dashboard-session.js';
+import {
+  DASHBOARD_LOGIN_PATH,
+  DASHBOARD_LOGOUT_PATH,
+  DASHBOARD_PATH,
+} from './dashboard-session.js';
 
-/** No script, nothing from elsewhere, never framed: the page only posts its form to itself. */
-export const LOGIN_PAGE_SECURITY_POLICY =
+/** No script, nothing from elsewhere, never framed: the pages only post their forms to this site. */
+export const DASHBOARD_PAGES_SECURITY_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 const ESCAPES: Record<string, string> = {
@@ -40,13 +44,33 @@ export function loginPage({ next, error, disabled = false }: LoginPageOptions): 
     </form>
     <p class="hint">The value of <code>ADMIN_TOKEN</code>. Scripts can send
     <code>Authorization: Bearer &lt;ADMIN_TOKEN&gt;</code> instead.</p>`;
+  return dashboardPage('log in', body);
+}
+
+/**
+ * What bull-board's "Log out" link (a plain GET) opens: a button that posts the logout, so that
+ * following a link, or a prefetch of it, never ends a session.
+ */
+export function logoutPage(): string {
+  return dashboardPage(
+    'log out',
+    `<form method="post" action="${DASHBOARD_LOGOUT_PATH}">
+      <p>End this browser's session of the queue dashboard?</p>
+      <button type="submit">Log out</button>
+    </form>
+    <p class="hint"><a href="${DASHBOARD_PATH}/">Back to the queues</a></p>`,
+  );
+}
+
+/** A page of the dashboard's own around `body` (HTML, its text already escaped). */
+function dashboardPage(title: string, body: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="robots" content="noindex">
-  <title>Queue dashboard: log in</title>
+  <title>Queue dashboard: ${escapeHtml(title)}</title>
   <style>
     body { font-family: system-ui, sans-serif; background: #f4f5f7; color: #1f2933; margin: 0; }
     main { max-width: 24rem; margin: 12vh auto; background: #fff; padding: 2rem;
