@@ -75,6 +75,9 @@ export const PATH_ESCAPES: [name: string, args: Record<string, unknown>, paramet
 /**
  * A tool call; a burst refusal of its REST call (which refused tool calls and the usage reads
  * count against) is waited out and the call made again, as pastBurstLimit does for requests.
+ * The wait is for two burst units: the /mcp request takes one, and a REST call refused on its
+ * merits another (sent again as soon as one unit is back, the /mcp request would take it, and
+ * the REST call would be refused for the burst again, time after time).
  */
 export async function callTool(
   client: Client,
@@ -83,11 +86,12 @@ export async function callTool(
 ): Promise<CallToolResult> {
   for (;;) {
     const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-    const resetAt = (result.structuredContent?.details as { reset_at?: string } | undefined)
-      ?.reset_at;
-    const waitMs = Date.parse(resetAt ?? '') - Date.now();
+    const details = result.structuredContent?.details as
+      { reset_at?: string; limit?: number } | undefined;
+    const waitMs = Date.parse(details?.reset_at ?? '') - Date.now();
     if (!result.isError || !(waitMs <= 1_000)) return result;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(waitMs, 0) + 5));
+    const oneUnitMs = 1_000 / (details?.limit ?? 1);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(waitMs, 0) + oneUnitMs + 5));
   }
 }
 
