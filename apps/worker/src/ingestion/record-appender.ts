@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { EventBus } from '@nestjs/cqrs';
 import {
   DependencyMissingError,
@@ -45,6 +45,7 @@ const MAX_GROUP_SIZE = 500;
  */
 @Injectable()
 export class RecordAppender {
+  private readonly logger = new Logger(RecordAppender.name);
   private readonly waiting: Member[] = [];
   private committing = false;
 
@@ -66,7 +67,14 @@ export class RecordAppender {
 
   private async commitWhileWaiting(): Promise<void> {
     try {
-      while (this.waiting.length > 0) await this.commit(this.waiting.splice(0, MAX_GROUP_SIZE));
+      while (this.waiting.length > 0) {
+        const group = this.waiting.splice(0, MAX_GROUP_SIZE);
+        // Whatever goes wrong, every member is settled (a settled one ignores the rejection):
+        // its job fails and is tried again, and the retry finds what was appended.
+        await this.commit(group).catch((error: unknown) => {
+          for (const member of group) member.reject(error);
+        });
+      }
     } finally {
       this.committing = false;
     }
@@ -90,10 +98,16 @@ export class RecordAppender {
       for (const member of group) await this.commit([member]);
       return;
     }
-    if (result.appended.length > 0) this.eventBus.publishAll(result.appended);
     for (const [member, outcome] of result.outcomes) {
       if (outcome instanceof Error) member.reject(outcome);
       else member.resolve(outcome);
+    }
+    if (result.appended.length === 0) return;
+    // Committed, and the members told so: the projectors also find the events by polling.
+    try {
+      this.eventBus.publishAll(result.appended);
+    } catch (error) {
+      this.logger.warn(`events appended but not published: ${(error as Error).message}`);
     }
   }
 
