@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiKeyRepository, buildDataSourceOptions } from '#app/persistence';
+import { ApiKeyRepository, buildDataSourceOptions, TransactionRunner } from '#app/persistence';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -141,7 +141,8 @@ async function revokeInDatabaseOnly(id: string): Promise<void> {
   const options = buildDataSourceOptions(environment.config().database);
   const dataSource = await new DataSource(options).initialize();
   try {
-    expect(await new ApiKeyRepository(dataSource).revoke(id, new Date().toISOString())).toBe(true);
+    const keys = new ApiKeyRepository(dataSource, new TransactionRunner(dataSource));
+    expect(await keys.revoke(id, new Date().toISOString())).toBe(true);
   } finally {
     await dataSource.destroy();
   }

@@ -155,7 +155,8 @@ export class ApiKeysService {
     if (status !== 'active') return { ok: false, reason: status };
     // Not renewed on a hit: a key in constant use is still re-read once per cache period.
     if (!cached) this.cache.set(entity, now, lookupGeneration);
-    await this.noteUse(entity.id, now);
+    // In the background: a request never waits for the database to note it.
+    void this.noteUse(entity.id, now);
     return {
       ok: true,
       principal: {
@@ -171,8 +172,8 @@ export class ApiKeysService {
     const last = this.lastUsedWrites.get(id) ?? 0;
     if (now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
     this.lastUsedWrites.set(id, now.getTime());
-    // Informative only: a database that is down must not refuse a request the key allows
-    // (an ingest needs only Redis). Tried again a resolution later.
+    // Informative only: a database that is down or locked must not refuse or hold a request
+    // the key allows (an ingest needs only Redis). Tried again a resolution later.
     await this.keys.touchLastUsed(id, now.toISOString()).catch((error: unknown) => {
       this.logger.warn(`could not note the use of key ${id}: ${(error as Error).message}`);
     });

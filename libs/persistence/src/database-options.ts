@@ -76,7 +76,18 @@ const COMMON_OPTIONS = {
   logging: false,
 };
 
-/** TypeORM options for either database. The schema comes only from migrations. */
+/**
+ * How long a process without a statement timeout (`statementTimeoutMs` 0: the command-line
+ * tool) waits for another process's write lock on SQLite.
+ */
+const SQLITE_UNBOUNDED_LOCK_WAIT_MS = 15_000;
+
+/**
+ * TypeORM options for either database. The schema comes only from migrations. A statement waits
+ * at most `statementTimeoutMs` for the database (0: as long as it takes): for a lock, a pooled
+ * connection, or its own work (PostgreSQL's statement_timeout, which rolls its transaction back);
+ * a session that stays idle in a transaction that long is ended.
+ */
 export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
   if (database.type === 'sqlite') {
     if (database.path !== ':memory:') mkdirSync(dirname(database.path), { recursive: true });
@@ -85,8 +96,8 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
       type: 'better-sqlite3',
       database: database.path,
       enableWAL: true,
-      // Other processes (a separate worker, the CLI) wait for the write lock this long.
-      timeout: 15_000,
+      // Other processes (a separate worker, the CLI) may hold the write lock meanwhile.
+      timeout: database.statementTimeoutMs || SQLITE_UNBOUNDED_LOCK_WAIT_MS,
       // REPLACE deletes the row it replaces without firing DELETE triggers unless this is on,
       // which would let `INSERT OR REPLACE` rewrite the append-only log.
       prepareDatabase: (db: SqliteConnection) => {
@@ -98,17 +109,32 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
       },
     };
   }
-  return postgresOptions(database.url, database.schema);
+  return postgresOptions(database.url, database.schema, database.statementTimeoutMs);
 }
 
-function postgresOptions(url: string, schema: string): PostgresDataSourceOptions {
+function postgresOptions(
+  url: string,
+  schema: string,
+  statementTimeoutMs: number,
+): PostgresDataSourceOptions {
+  // TypeORM qualifies its own queries with `schema`; our raw SQL resolves through search_path.
+  const options = `-c search_path=${schema}`;
   return {
     ...COMMON_OPTIONS,
     type: 'postgres',
     url,
-    // TypeORM qualifies its own queries with `schema`; our raw SQL resolves through search_path.
     schema,
-    extra: { options: `-c search_path=${schema}` },
+    ...(statementTimeoutMs > 0
+      ? {
+          // A new connection, or a free one of the pool, waited for no longer either.
+          connectTimeoutMS: statementTimeoutMs,
+          extra: {
+            options,
+            statement_timeout: statementTimeoutMs,
+            idle_in_transaction_session_timeout: statementTimeoutMs,
+          },
+        }
+      : { extra: { options } }),
   };
 }
 
@@ -125,7 +151,7 @@ export function buildReplicaDataSourceOptions(
   url: string,
 ): DataSourceOptions {
   return {
-    ...postgresOptions(url, primary.schema),
+    ...postgresOptions(url, primary.schema, primary.statementTimeoutMs),
     migrations: [],
     applicationName: 'pricing-read-replica',
     connectTimeoutMS: REPLICA_CONNECT_TIMEOUT_MS,

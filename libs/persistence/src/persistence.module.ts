@@ -58,17 +58,24 @@ const PROVIDERS = [
   ExchangeRateReader,
 ];
 
-/** The database: connected and migrated before any other provider can use it. */
+/**
+ * The database: connected and migrated before any other provider can use it. Without
+ * `statementTimeout` (the command-line tool: a rebuild's deletes take what they take), no
+ * statement is bounded by DATABASE_STATEMENT_TIMEOUT_MS.
+ */
 @Global()
 @Module({})
 export class PersistenceModule {
-  static forRoot(): DynamicModule {
+  static forRoot({ statementTimeout = true }: { statementTimeout?: boolean } = {}): DynamicModule {
     return {
       module: PersistenceModule,
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
-          useFactory: (config: AppConfig) => buildDataSourceOptions(config.database),
+          useFactory: ({ database }: AppConfig) =>
+            buildDataSourceOptions(
+              statementTimeout ? database : { ...database, statementTimeoutMs: 0 },
+            ),
           dataSourceFactory: async (options) => {
             if (!options) throw new Error('database options missing');
             const dataSource = await new DataSource(options).initialize();

@@ -2,8 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { Mutex } from 'async-mutex';
 import type { Pool, QueryResultRow } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver.js';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import { runSql, type Dialect } from './sql.js';
+
+/** The part of better-sqlite3's connection that takes the write lock. */
+interface SqliteConnection {
+  pragma(source: string, options?: { simple: boolean }): unknown;
+  exec(sql: string): unknown;
+}
+
+/** How often a transaction tries again for SQLite's write lock while another process holds it. */
+const WRITE_LOCK_RETRY_MS = 20;
 
 /** A unit of work handed to repositories; only persistence looks inside. */
 export class Transaction {
@@ -53,10 +63,8 @@ export class TransactionRunner {
   }
 
   private async runOnSqlite<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    await this.beginImmediate();
     const runner = this.dataSource.createQueryRunner();
-    // IMMEDIATE takes the write lock up front: a deferred transaction that reads and then
-    // writes fails at once (SQLITE_BUSY) when another process wrote in between.
-    await runner.query('BEGIN IMMEDIATE');
     try {
       const result = await work(new Transaction(runner.manager, 'sqlite'));
       await runner.query('COMMIT');
@@ -66,6 +74,35 @@ export class TransactionRunner {
       throw error;
     } finally {
       await runner.release();
+    }
+  }
+
+  /**
+   * BEGIN IMMEDIATE: the write lock up front (a deferred transaction that reads and then writes
+   * fails at once with SQLITE_BUSY when another process wrote in between). better-sqlite3 waits
+   * for another process's lock synchronously, the whole process with it (every request of an
+   * API beside its worker), so the lock is asked for without waiting and asked again after a
+   * moment, until the connection's busy timeout (DATABASE_STATEMENT_TIMEOUT_MS) has passed.
+   */
+  private async beginImmediate(): Promise<void> {
+    const connection = (this.dataSource.driver as BetterSqlite3Driver)
+      .databaseConnection as SqliteConnection;
+    const waitMs = connection.pragma('busy_timeout', { simple: true }) as number;
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      // Synchronous from here to the restore: no other statement runs with it meanwhile.
+      connection.pragma('busy_timeout = 0');
+      try {
+        connection.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) {
+          throw error;
+        }
+      } finally {
+        connection.pragma(`busy_timeout = ${waitMs}`);
+      }
+      await new Promise((next) => setTimeout(next, WRITE_LOCK_RETRY_MS));
     }
   }
 }
