@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#app/config';
 import { createRedisConnection, type RedisConnection } from '#app/contracts';
 
@@ -44,6 +44,9 @@ const STAMP_LIFETIME_MS = 60_000;
 
 const COMMAND_TIMEOUT_MS = 1_000;
 
+/** How often the board tries again to take down stamps it could not while Redis was away. */
+const OWED_RETRY_MS = 1_000;
+
 interface BoardCommands {
   readCheckpointStamps(stamps: string, fences: string, ...names: string[]): Promise<string[]>;
   unsettleCheckpointStamps(stamps: string, fences: string, ...names: string[]): Promise<null>;
@@ -69,12 +72,21 @@ interface BoardCommands {
  *
  * A reader's stamp is thus either read before the projector took its lock (and taken down by
  * its unsettle) or after it committed. It connects on first use.
+ *
+ * Projections need only the database: while Redis cannot be reached (no reader can read a stamp
+ * there either), a projector's unsettle is owed rather than awaited, and made as soon as Redis
+ * answers, tried again every OWED_RETRY_MS. Until then a reader that finds a stamp published
+ * before the outage may answer from it: Redis back, for a second at most.
  */
 @Injectable()
 export class CheckpointStampBoard implements OnApplicationShutdown {
+  private readonly logger = new Logger(CheckpointStampBoard.name);
   private readonly connection: RedisConnection & BoardCommands;
   private readonly stampsKey: string;
   private readonly fencesKey: string;
+  /** Projectors whose stamps are still to be taken down. */
+  private readonly owed = new Set<string>();
+  private retry: NodeJS.Timeout | undefined;
 
   constructor(config: AppConfig) {
     const connection = createRedisConnection(config.redis, 'checkpoints', {
@@ -103,8 +115,35 @@ export class CheckpointStampBoard implements OnApplicationShutdown {
     return { stamps: reply.slice(0, names.length), fences: reply.slice(names.length) };
   }
 
+  /** Takes the named stamps down (with those still owed), or owes it while Redis is away. */
   async unsettle(names: readonly string[]): Promise<void> {
-    await this.connection.unsettleCheckpointStamps(this.stampsKey, this.fencesKey, ...names);
+    for (const name of names) this.owed.add(name);
+    // Redis away: the retries take these down with the rest, and no projector waits for it.
+    if (this.retry) return;
+    await this.settleOwed();
+  }
+
+  private async settleOwed(): Promise<void> {
+    const names = [...this.owed];
+    try {
+      await this.connection.unsettleCheckpointStamps(this.stampsKey, this.fencesKey, ...names);
+    } catch (error) {
+      if (!this.retry) {
+        this.logger.warn(
+          `Redis unreachable (${(error as Error).message}): the stamps of ${names.join(', ')} ` +
+            `will be taken down once it answers`,
+        );
+        this.retry = setInterval(() => void this.settleOwed(), OWED_RETRY_MS).unref();
+      }
+      return;
+    }
+    // Names owed meanwhile stay for the next call.
+    for (const name of names) this.owed.delete(name);
+    if (this.owed.size === 0 && this.retry) {
+      clearInterval(this.retry);
+      this.retry = undefined;
+      this.logger.log('Redis answers again: the owed stamps are taken down');
+    }
   }
 
   /** Publishes `stamps` (read from the database after `fences`) where no fence has moved. */
@@ -119,6 +158,13 @@ export class CheckpointStampBoard implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.retry);
+    if (this.owed.size > 0) {
+      this.logger.warn(
+        `stopping with the stamps of ${[...this.owed].join(', ')} still published on Redis: ` +
+          'the read lane may answer from them until those projectors move again',
+      );
+    }
     if (this.connection.status === 'wait') {
       this.connection.disconnect();
       return;
