@@ -11,6 +11,7 @@ import type { BenchContext, Measurement, Scenario } from './support/scenario.js'
 import { companiesScenario } from './scenarios/companies.js';
 import { ingestionScenario } from './scenarios/ingestion.js';
 import { ingestWhileReadingScenario } from './scenarios/ingest-while-reading.js';
+import { limitsScenario } from './scenarios/limits.js';
 import { plansScenario } from './scenarios/plans.js';
 import { readsScenario } from './scenarios/reads.js';
 import { rebuildScenario } from './scenarios/rebuild.js';
@@ -24,6 +25,7 @@ const SCENARIOS: Scenario[] = [
   rebuildScenario,
   scaleScenario,
   ingestWhileReadingScenario,
+  limitsScenario,
 ];
 
 const { values } = parseArgs({

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { IngestQueue, type IngestJobData, type IngestJobResult } from '#app/contracts';
-import type { Job } from 'bullmq';
 import { UnknownBatch } from './batch-errors.js';
-import { BatchManifestStore } from './batch-manifest.store.js';
+import { BatchManifestStore, type BatchRecord } from './batch-manifest.store.js';
 
 export type RecordState = 'waiting' | 'active' | 'done' | 'duplicate' | 'failed' | 'unknown';
 
@@ -18,37 +16,28 @@ export interface BatchStatus {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-interface JobView {
-  job: Job<IngestJobData, IngestJobResult> | undefined;
-  state: string;
-}
-
+/**
+ * Where a batch's records stand, from its manifest and the outcomes the worker wrote down as
+ * each job ended (BatchManifestStore.read): a few Redis reads, whatever the batch or the queue's
+ * backlog, where reading each job's state would cost two per record, each walking the list of
+ * waiting jobs.
+ */
 @Injectable()
 export class BatchStatusService {
-  constructor(
-    private readonly ingestQueue: IngestQueue,
-    private readonly manifests: BatchManifestStore,
-  ) {}
+  constructor(private readonly manifests: BatchManifestStore) {}
 
   async status(batchId: string): Promise<BatchStatus> {
-    const manifest = UUID.test(batchId) ? await this.manifests.load(batchId) : null;
-    if (!manifest) {
-      throw new UnknownBatch(batchId);
-    }
-    const views = await this.jobViews([...new Set(manifest.job_ids)]);
+    const batch = UUID.test(batchId) ? await this.manifests.read(batchId) : null;
+    if (!batch) throw new UnknownBatch(batchId);
+    const { manifest } = batch;
     const counts = noRecords();
     const failures: BatchStatus['failures'] = [];
     manifest.job_ids.forEach((jobId, index) => {
-      const view = views.get(jobId) as JobView;
-      const state = recordState(view);
+      const state = recordState(batch, jobId);
       counts[state] += 1;
-      if (state === 'failed' && view.job) {
-        failures.push({
-          index,
-          job_id: jobId,
-          type: view.job.name,
-          reason: view.job.failedReason ?? 'unknown reason',
-        });
+      const outcome = batch.outcomes?.get(jobId);
+      if (typeof outcome === 'object') {
+        failures.push({ index, job_id: jobId, type: recordTypeOf(jobId), reason: outcome.failed });
       }
     });
     return {
@@ -60,21 +49,6 @@ export class BatchStatusService {
       failures,
     };
   }
-
-  private async jobViews(jobIds: string[]): Promise<Map<string, JobView>> {
-    const queue = this.ingestQueue.queue;
-    const entries = await Promise.all(
-      jobIds.map(async (id): Promise<[string, JobView]> => {
-        // State first: a job seen failed (or completed) is then read with its final reason (or
-        // result), which BullMQ writes in the same step as the state. Read the other way round,
-        // the reason of an earlier attempt could come with the final state.
-        const state = await queue.getJobState(id);
-        const job = await queue.getJob(id);
-        return [id, { job, state }];
-      }),
-    );
-    return new Map(entries);
-  }
 }
 
 /** Counts of records by state, all zero. */
@@ -82,22 +56,19 @@ export function noRecords(): Record<RecordState, number> {
   return { waiting: 0, active: 0, done: 0, duplicate: 0, failed: 0, unknown: 0 };
 }
 
-/** Each job is the batch's own (its id names the batch); the worker told whether the log had it. */
-function recordState({ job, state }: JobView): RecordState {
-  if (!job) return 'unknown';
-  switch (state) {
-    case 'completed':
-      return job.returnvalue?.outcome === 'duplicate' ? 'duplicate' : 'done';
-    case 'failed':
-      return 'failed';
-    case 'active':
-      return 'active';
-    case 'waiting':
-    case 'delayed':
-    case 'prioritized':
-    case 'waiting-children':
-      return 'waiting';
-    default:
-      return 'unknown';
-  }
+/**
+ * A job that has ended is its outcome; one that has not is active while a worker holds it, and
+ * waiting otherwise (queued, or waiting to be tried again). A batch accepted by a release before
+ * outcomes were written down has none: its jobs that are not active are unknown.
+ */
+function recordState({ outcomes, active }: BatchRecord, jobId: string): RecordState {
+  const outcome = outcomes?.get(jobId);
+  if (outcome !== undefined) return typeof outcome === 'object' ? 'failed' : outcome;
+  if (active.has(jobId)) return 'active';
+  return outcomes ? 'waiting' : 'unknown';
+}
+
+/** A job id starts with its record's type (ingestJobId). */
+function recordTypeOf(jobId: string): string {
+  return jobId.slice(0, jobId.indexOf('-'));
 }
