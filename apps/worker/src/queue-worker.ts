@@ -4,7 +4,7 @@ import { createRedisConnection, isFinalFailure, type RedisConnection } from '#ap
 import { isNotConnectionError, Worker, type Job, type WorkerOptions } from 'bullmq';
 
 /** One queue's worker as a host runs it: what it runs and how it reports each job. */
-export interface QueueWorkerSpec<Data, Result extends { outcome: string }> {
+interface QueueWorkerSpec<Data, Result extends { outcome: string }> {
   queue: string;
   /** Names the worker in its error lines ("<name> worker: ..."). */
   name: string;

@@ -4,7 +4,7 @@ const KEY_PREFIX = 'pi_';
 /** 32 random bytes, base64url: 256 bits. */
 const WELL_FORMED_KEY = /^pi_[A-Za-z0-9_-]{43}$/;
 
-export interface NewApiKeySecret {
+interface NewApiKeySecret {
   key: string;
   /** Shown in listings so an operator can tell keys apart; reveals 24 of 256 bits. */
   displayPrefix: string;

@@ -22,7 +22,7 @@ export type DatabaseConfig =
  * PostgreSQL read replicas (DATABASE_READ_URLS): the read API's queries go to one of them when it
  * is reachable, lags at most `maxLagMs` and holds every read model as it stands on the primary.
  */
-export interface ReadReplicasConfig {
+interface ReadReplicasConfig {
   urls: string[];
   maxLagMs: number;
 }

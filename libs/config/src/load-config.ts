@@ -17,7 +17,7 @@ import { DEFAULT_PLANS, loadPlansFile } from './plans.js';
  */
 const DEFAULT_QUEUE_PREFIX = '{pricing}';
 
-export interface LoadConfigOptions {
+interface LoadConfigOptions {
   /** The standalone process loads the demo catalogue unless told not to. */
   demoDataByDefault?: boolean;
   /** The standalone process, a newcomer's terminal, logs only warnings unless told otherwise. */

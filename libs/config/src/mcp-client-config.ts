@@ -1,7 +1,7 @@
 import { ConfigError } from './config.error.js';
 
 /** What the stdio MCP server needs: the API it calls and the key it calls it with. */
-export interface McpClientConfig {
+interface McpClientConfig {
   /** The API's base URL, ending in `/v1`. */
   apiUrl: string;
   apiKey: string;

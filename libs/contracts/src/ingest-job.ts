@@ -31,12 +31,15 @@ export interface IngestJobResult {
 /**
  * Deterministic job id of a record in one sending of it (`batchId`: the API's batch id, or any
  * id a pipeline gives each sending): record type, natural key and content hash, then the batch.
- * The same record twice in one batch is one job, and adding a batch's jobs again (a retried
- * request) adds nothing. Sent again in another batch it is another job: BullMQ keeps finished
- * jobs for days and would ignore an add under their id, so reusing ids across batches would let
- * the queue's memory, not the event log, decide what is a duplicate (a reset database would
- * then never receive records sent before it). The worker reads the log to tell.
- * BullMQ forbids ':' in custom ids, so the key is hashed.
+ * The same record twice in one batch is one job, and a pipeline that adds the same sending's
+ * jobs again under the same batch id (a retry of its own adds) adds nothing. A request sent
+ * again to the API is another batch, with a batch id of its own: its jobs are new ones, which
+ * the worker finds in the log and reports as duplicates. Sent again in another batch a record is
+ * another job: BullMQ keeps finished jobs for days and would ignore an add under their id, so
+ * reusing ids across batches would let the queue's memory, not the event log, decide what is a
+ * duplicate (a reset database would then never receive records sent before it). The worker
+ * reads the log to tell. BullMQ forbids ':' in custom ids, so the key is hashed. The id starts
+ * with the record's type, which the batch status reads back.
  */
 export function ingestJobId(record: IngestRecord, batchId: string): string {
   const keyHash = sha256Hex(`${record.type}\n${naturalKey(record)}`).slice(0, 24);

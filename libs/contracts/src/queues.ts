@@ -1,7 +1,6 @@
-import type { RecordType } from '#app/domain';
-
 /**
- * Queue and job names shared by the API, the worker and any Node pipeline that adds jobs itself.
+ * Queue names shared by the API, the worker and any Node pipeline that adds jobs itself (a job's
+ * name is its record's `type`: IngestJobData).
  * These values are stored in Redis and referenced by running pipelines: never change them.
  */
 export const INGEST_QUEUE = 'ingest';
@@ -14,12 +13,3 @@ export const WEBHOOK_QUEUE = 'webhooks';
  * A new queue joins this list; like the names themselves, its values never change.
  */
 export const QUEUES: readonly string[] = [INGEST_QUEUE, WEBHOOK_QUEUE];
-
-/** One job name per record type: the job name is the record's `type`. */
-export const INGEST_JOB_NAMES = {
-  company: 'company',
-  page: 'page',
-  scrape: 'scrape',
-  pricing: 'pricing',
-  exchange_rate: 'exchange_rate',
-} as const satisfies { [T in RecordType]: T };

@@ -39,7 +39,7 @@ export type CheckReply = { id: number } & (
 );
 
 /** What a check finds: the invalid records, or each record's job id and the distinct jobs' count. */
-export type BatchCheck = { invalid: InvalidRecord[] } | { jobIds: string[]; distinctJobs: number };
+type BatchCheck = { invalid: InvalidRecord[] } | { jobIds: string[]; distinctJobs: number };
 
 /**
  * Parses and checks pushed batches on a thread of its own: a 1,000-record batch takes a core for

@@ -45,11 +45,15 @@ import {
   type PricingRecord,
   type ScrapeRecord,
   RECORD_TYPES,
+  VALUE_PATTERNS,
 } from '#app/domain';
 
 const HTTP_URL = /^https?:\/\/[^\s]+$/;
-const VERSION_PATTERN = /^\d{8}$/;
-const CURRENCY_PATTERN = /^[A-Z]{3}$/;
+// The API's own patterns (its OpenAPI document states them): a record's values are the ones it
+// answers with. A version of that shape that is no calendar date is told apart (domainProblems).
+const VERSION_PATTERN = new RegExp(VALUE_PATTERNS.version);
+const CURRENCY_PATTERN = new RegExp(VALUE_PATTERNS.currency);
+const EMPLOYEES_PATTERN = new RegExp(VALUE_PATTERNS.employees);
 const { company, page, scrape, pricing, exchange_rate } = RECORD_BOUNDS;
 const plan = pricing.plans.items;
 const charge = plan.charges.items;
@@ -161,7 +165,7 @@ class CompanyRecordInput implements CompanyRecord {
   @IsString() @Bounded(company.name) name!: string;
   @IsIn(CATEGORIES, { message: `category must be one of: ${CATEGORIES.join(', ')}` })
   category!: string;
-  @Matches(/^\d+(\+|-\d+)$/, { message: 'employees must be a band such as 1000+ or 51-200' })
+  @Matches(EMPLOYEES_PATTERN, { message: 'employees must be a band such as 1000+ or 51-200' })
   @Bounded(company.employees)
   employees!: string;
   @Matches(HTTP_URL, { message: 'url must be an http(s) URL' }) @Bounded(company.url) url!: string;
@@ -314,7 +318,7 @@ const OPTIONS: ValidatorOptions = {
   forbidUnknownValues: true,
 };
 
-export interface JsonShapeProblem {
+interface JsonShapeProblem {
   /** Where, as a dotted path (`plans.0.charges`); empty for the value itself. */
   field: string;
   reason: string;
@@ -442,7 +446,7 @@ function domainProblems(record: IngestRecord, scrapers: readonly string[]): stri
   if (
     record.type === 'company' &&
     typeof record.employees === 'string' &&
-    /^\d+(\+|-\d+)$/.test(record.employees) &&
+    EMPLOYEES_PATTERN.test(record.employees) &&
     employeeBandLowerBound(record.employees) === null
   ) {
     problems.push('employees range must not end below its start');

@@ -6,7 +6,7 @@ import { Cluster, Redis, type RedisOptions } from 'ioredis';
 export type RedisConnection = Redis | Cluster;
 
 /** The options every connection of this service picks from; each means the same on a cluster. */
-export type RedisConnectionOptions = Pick<
+type RedisConnectionOptions = Pick<
   RedisOptions,
   | 'maxRetriesPerRequest'
   | 'commandTimeout'

@@ -3,7 +3,7 @@ import type { RecordOf, RecordType } from './records.js';
 type Item<T> = T extends readonly (infer E)[] ? E : T;
 
 /** The fields of `C` that `R` lacks, at any depth (never when there are none). */
-export type UndeclaredFields<C, R> = {
+type UndeclaredFields<C, R> = {
   [K in keyof C]-?: K extends keyof R
     ? Item<NonNullable<C[K]>> extends object
       ? UndeclaredFields<Item<NonNullable<C[K]>>, Item<NonNullable<R[K]>>>

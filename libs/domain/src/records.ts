@@ -28,7 +28,7 @@ export type FieldBounds =
 export const MAX_JSON_DEPTH = 32;
 
 /** The event log's stream_id column (varchar(400)), which holds every record's natural key. */
-export const MAX_STREAM_ID_LENGTH = 400;
+const MAX_STREAM_ID_LENGTH = 400;
 
 const COMPANY_SLUG = { kind: 'company-slug', maxLength: 255 } as const;
 const PAGE_SLUG = { kind: 'page-slug', maxLength: 100 } as const;
@@ -185,7 +185,7 @@ type ValueOf<D> = D extends { kind: 'list'; items: infer I }
 type FieldValue<D> = D extends { nullable: true } ? ValueOf<D> | null : ValueOf<D>;
 
 /** The values of declared fields, as a record carries them. */
-export type ValuesOf<F> = Simplify<
+type ValuesOf<F> = Simplify<
   {
     -readonly [K in keyof F as F[K] extends { optional: true } ? never : K]: FieldValue<F[K]>;
   } & {
@@ -213,7 +213,7 @@ export type ExchangeRateRecord = RecordOf<'exchange_rate'>;
 export type IngestRecord = { [T in RecordType]: RecordOf<T> }[RecordType];
 
 /** The bounded fields of declared fields (a field bounded by its syntax alone is left out). */
-export type BoundsOf<F> = {
+type BoundsOf<F> = {
   -readonly [K in keyof F as F[K] extends { kind: FixedKind } ? never : K]: F[K] extends {
     kind: 'list';
     maxItems: infer M;

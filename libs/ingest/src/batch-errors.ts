@@ -1,7 +1,7 @@
 import { CodedError } from '#app/contracts';
 
 /** Why a batch is refused as a whole: nothing of it was queued. */
-export type InvalidBatchCode = 'INVALID_BATCH' | 'INVALID_RECORDS' | 'INVALID_NDJSON';
+type InvalidBatchCode = 'INVALID_BATCH' | 'INVALID_RECORDS' | 'INVALID_NDJSON';
 
 /** A batch refused as a whole (400): not a batch, an unparsable NDJSON line, invalid records. */
 export class InvalidBatch extends CodedError {

@@ -36,7 +36,7 @@ interface OutcomeCommands {
 /** A failure is stored as `failed <reason>`. */
 const FAILED = 'failed ';
 
-export function encodeOutcome(outcome: BatchOutcome): string {
+function encodeOutcome(outcome: BatchOutcome): string {
   return typeof outcome === 'string' ? outcome : `${FAILED}${outcome.failed}`;
 }
 

@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PRICING_TOOLS, type RestCall } from './pricing-tools.js';
 
 /** How the server introduces itself; the version is the tool set's, as the API document's. */
-export const MCP_SERVER_INFO = { name: 'pricing-intelligence', version: '1.0.0' };
+const MCP_SERVER_INFO = { name: 'pricing-intelligence', version: '1.0.0' };
 
 /** The service's two error bodies: `{error, code, details?}` and `{error, message, details?}`. */
 interface ErrorBody {

@@ -53,11 +53,11 @@ export interface RestCall {
 }
 
 /** A refusal made before any call: no route takes the arguments as given. */
-export interface LocalRefusal {
+interface LocalRefusal {
   refused: { code: string; message: string };
 }
 
-export interface PricingTool {
+interface PricingTool {
   name: string;
   title: string;
   description: string;

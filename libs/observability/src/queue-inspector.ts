@@ -15,7 +15,7 @@ export const JOB_STATES = [
 ] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
-export interface QueueCounts {
+interface QueueCounts {
   queue: string;
   paused: boolean;
   counts: Record<JobState, number>;

@@ -29,7 +29,7 @@ import { ExchangeRates1764600000000 } from './migrations/1764600000000-exchange-
 import { PlanSearch1764700000000 } from './migrations/1764700000000-plan-search.js';
 import { PricingSnapshotPositions1764800000000 } from './migrations/1764800000000-pricing-snapshot-positions.js';
 
-export const ENTITIES = [
+const ENTITIES = [
   CompanyEntity,
   PricingPageEntity,
   ScrapeFileEntity,
@@ -45,7 +45,7 @@ export const ENTITIES = [
   PlanSearchChargeEntity,
   PlanSearchDiscountEntity,
 ];
-export const MIGRATIONS = [
+const MIGRATIONS = [
   InitialSchema1763700000000,
   CompanyListIndexes1763800000000,
   CompanySearchTrigram1763900000000,

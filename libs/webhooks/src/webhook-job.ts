@@ -2,7 +2,7 @@ import type { AppConfig } from '#app/config';
 import type { DefaultJobOptions } from 'bullmq';
 
 /** The body of one delivery: the changes of one extraction that the webhook asked for. */
-export interface WebhookPayload {
+interface WebhookPayload {
   /** The delivery's id, the same on every attempt: a receiver drops one it has seen. */
   id: string;
   type: 'pricing.changes';

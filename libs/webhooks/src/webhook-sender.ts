@@ -7,7 +7,7 @@ import {
   publicOnlyLookup,
 } from './public-address.js';
 
-export interface WebhookRequest {
+interface WebhookRequest {
   url: string;
   body: string;
   headers: Record<string, string>;

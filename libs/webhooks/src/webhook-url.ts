@@ -14,7 +14,7 @@ export type HostResolver = (hostname: string) => Promise<string[]>;
 /** How long a registration waits for DNS before it calls the host unresolvable. */
 const RESOLVE_TIMEOUT_MS = 5_000;
 
-export const resolveHost: HostResolver = async (hostname) => {
+const resolveHost: HostResolver = async (hostname) => {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('DNS timeout')), RESOLVE_TIMEOUT_MS);

@@ -35,7 +35,7 @@ export class CreatedApiKeyDto {
 }
 
 @ApiSchema({ name: 'ApiKey', description: 'A key as admins see it: everything but the secret.' })
-export class ApiKeyViewDto {
+class ApiKeyViewDto {
   @ApiProperty({ format: 'uuid', example: '2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b' })
   id!: string;
 

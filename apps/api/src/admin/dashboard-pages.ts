@@ -20,7 +20,7 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => ESCAPES[character] ?? character);
 }
 
-export interface LoginPageOptions {
+interface LoginPageOptions {
   /** Where to go after logging in (already checked by dashboardReturnPath). */
   next: string;
   /** Shown above the form: why the last attempt failed. */

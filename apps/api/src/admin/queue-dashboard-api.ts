@@ -85,17 +85,14 @@ function oneOf(name: string, value: QueryValue, valid: string[], noun: string): 
 }
 
 /**
- * Body fields (job data and options, limits, delays): no NUL character, which job data never
- * holds (no record may), and numbers Redis and BullMQ read as they were meant. Walked without
- * recursion: a body may nest as deep as its size allows.
+ * Body fields (job data and options, limits, delays): numbers Redis and BullMQ read as they
+ * were meant. (The body parser refused a NUL character, and bounded the nesting.)
  */
 function checkBody(body: unknown): void {
   const pending: [unknown, string][] = [[body, '']];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [value, path] = next;
-    if (typeof value === 'string') {
-      optionalText(path || 'body', value, ANY_LENGTH);
-    } else if (typeof value === 'number' && Math.abs(value) > Number.MAX_SAFE_INTEGER) {
+    if (typeof value === 'number' && Math.abs(value) > Number.MAX_SAFE_INTEGER) {
       const expected = `a number from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
       throw new ApiError(400, 'INVALID_PARAMETER', `${path || 'body'} must be ${expected}`, {
         parameter: path || 'body',

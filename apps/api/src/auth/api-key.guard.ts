@@ -16,7 +16,7 @@ import { DeclareAccess, routeAdmissionRule, type RouteAccess } from './route-acc
  * cost 0 is bounded by the burst limit only.
  */
 @Injectable()
-export class ApiKeyGuard implements CanActivate {
+class ApiKeyGuard implements CanActivate {
   constructor(private readonly admission: RequestAdmission) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

@@ -11,7 +11,7 @@ const FIGURE = {
   name: 'BenchmarkGroup',
   description: 'The entry prices of the sample in one currency.',
 })
-export class BenchmarkGroupDto {
+class BenchmarkGroupDto {
   @ApiProperty({ pattern: PATTERNS.currency, example: 'USD' })
   currency!: string;
 
@@ -76,7 +76,7 @@ export class BenchmarkPageDto {
 }
 
 @ApiSchema({ name: 'BenchmarkCompany' })
-export class BenchmarkCompanyDto {
+class BenchmarkCompanyDto {
   @ApiProperty({ pattern: PATTERNS.companySlug, example: 'acmechat.io' })
   slug!: string;
 

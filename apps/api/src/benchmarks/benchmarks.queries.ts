@@ -13,7 +13,7 @@ import { SlugResolver } from '../catalogue/slug-resolver.js';
 import { ConversionTargets } from '../currency/conversion-targets.js';
 
 /** What a benchmark is asked: the sample's pages, the charges that count, the date, the currency. */
-export interface BenchmarkQuestion {
+interface BenchmarkQuestion {
   selection: Pick<PageSelection, 'categories' | 'employees'>;
   filter: EntryPriceFilter;
   asOf: string;

@@ -8,7 +8,7 @@ import { PageRefDto, PricingChangeDto } from '../pricing/pricing.dto.js';
     'One change of the feed: a pricing change (as in the diff) with the page and the two ' +
     'versions it is between.',
 })
-export class FeedChangeDto extends IntersectionType(PageRefDto, PricingChangeDto) {
+class FeedChangeDto extends IntersectionType(PageRefDto, PricingChangeDto) {
   @ApiProperty({
     type: String,
     nullable: true,

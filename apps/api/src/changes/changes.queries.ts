@@ -8,7 +8,7 @@ import {
 } from '#app/persistence';
 
 /** The filters of a feed read: its position, its page size, one company, one kind of change. */
-export interface FeedRead {
+interface FeedRead {
   after: FeedPosition;
   limit: number;
   companySlug: string | undefined;

@@ -77,7 +77,7 @@ export class CompanyListDto {
 }
 
 @ApiSchema({ name: 'CategoryCount' })
-export class CategoryCountDto {
+class CategoryCountDto {
   @ApiProperty({ enum: CATEGORIES, example: 'Productivity' })
   category!: string;
 

@@ -11,7 +11,7 @@ import {
 } from '#app/ingest';
 import { buildDemoCatalogue } from './demo-catalogue.js';
 
-export interface DemoLoad {
+interface DemoLoad {
   batchIds: string[];
   records: number;
   /** A key for the demo data, shown once. */

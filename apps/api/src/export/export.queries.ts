@@ -5,7 +5,7 @@ import { encodeCursor, PricingSnapshotReader, type FeedPosition } from '#app/per
 import { ConversionTargets } from '../currency/conversion-targets.js';
 
 /** What an export call asks for: where to start, how many extractions at most, how written. */
-export interface ExportRead {
+interface ExportRead {
   after: FeedPosition;
   limit: number;
   format: ExportFormat;

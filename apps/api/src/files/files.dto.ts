@@ -103,7 +103,7 @@ export class ScrapeFileDto {
 }
 
 @ApiSchema({ name: 'Period', description: 'A closed range of days, both ends included.' })
-export class PeriodDto {
+class PeriodDto {
   @ApiProperty({
     description: 'First day, YYYYMMDD',
     pattern: PATTERNS.version,

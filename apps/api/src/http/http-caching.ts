@@ -30,7 +30,7 @@ export function sentBody(payload: unknown): string | Buffer | null {
 }
 
 /** A strong ETag of a response body. */
-export function etagOf(body: string | Buffer): string {
+function etagOf(body: string | Buffer): string {
   return `"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
 }
 

@@ -18,7 +18,7 @@ import { invalidBody } from './validation.pipe.js';
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 
 /** The values (objects, arrays and what they hold) a JSON body may hold in all. */
-export const MAX_BODY_VALUES = 10_000;
+const MAX_BODY_VALUES = 10_000;
 
 const BODY_LIMIT = 'bodyLimit';
 const TAKES_BATCHES = 'takesBatches';

@@ -9,7 +9,7 @@ import helmet from 'helmet';
  * fits the two HTML pages served (Swagger UI, the queue dashboard: scripts from this origin
  * only); the login page sets a stricter one of its own.
  */
-export function helmetDefaultHeaders(): Record<string, string> {
+function helmetDefaultHeaders(): Record<string, string> {
   const headers: Record<string, string> = {};
   const response = {
     setHeader(name: string, value: string | number | readonly string[]) {

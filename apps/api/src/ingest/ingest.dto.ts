@@ -416,7 +416,7 @@ export class AcceptedBatchDto {
 }
 
 @ApiSchema({ name: 'BatchCounts', description: 'How many records of the batch are in each state.' })
-export class BatchCountsDto {
+class BatchCountsDto {
   @ApiProperty({ type: 'integer', minimum: 0 })
   waiting!: number;
 
@@ -445,7 +445,7 @@ export class BatchCountsDto {
 }
 
 @ApiSchema({ name: 'BatchFailure' })
-export class BatchFailureDto {
+class BatchFailureDto {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Position of the record in the batch' })
   index!: number;
 

@@ -47,7 +47,7 @@ export function AdminAuth(): ClassDecorator & MethodDecorator {
 }
 
 /** The two error body shapes: coded on files and pricing, general everywhere else. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 413 | 414 | 415 | 429 | 431 | 500 | 503;
+type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 413 | 414 | 415 | 429 | 431 | 500 | 503;
 export type ErrorExamples = Partial<Record<ErrorStatus, Record<string, ApiResponseExamples>>>;
 
 /** What each error status means, as every operation documents it. */

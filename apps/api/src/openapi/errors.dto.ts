@@ -181,7 +181,7 @@ export class GeneralServerErrorDto {
   name: 'RetryAfterDetails',
   description: 'Details of a 503: when to retry.',
 })
-export class RetryAfterDetailsDto {
+class RetryAfterDetailsDto {
   @ApiProperty({ type: 'integer', minimum: 0, example: 5, description: 'Seconds to wait' })
   retry_after!: number;
 }
@@ -279,7 +279,7 @@ export class CodedServerErrorDto {
     'Details of a 429. INSUFFICIENT_CREDITS on files and pricing adds required, ' +
     'seconds_until_reset and message.',
 })
-export class RateLimitDetailsDto {
+class RateLimitDetailsDto {
   @ApiProperty({ type: 'integer', example: 100, description: 'The limit that was reached' })
   limit!: number;
 

@@ -31,7 +31,7 @@ const OPEN_VOCABULARY =
   'An open vocabulary: any lower-case identifier, stored as the pipeline sent it.';
 
 @ApiSchema({ name: 'PricingMetric', description: 'What a metered charge counts.' })
-export class PricingMetricDto {
+class PricingMetricDto {
   @ApiProperty({ format: 'uuid', example: '5d2c4c1e-8f0b-5a7e-9a51-0c3e2b7d9f10' })
   id!: string;
 
@@ -47,7 +47,7 @@ export class PricingMetricDto {
 }
 
 @ApiSchema({ name: 'Charge', description: 'One price of a plan.' })
-export class ChargeDto {
+class ChargeDto {
   @ApiProperty({ format: 'uuid', example: '0b8f7c52-3d1e-5f44-8a2b-6c9d1e0f3a27' })
   id!: string;
 
@@ -149,7 +149,7 @@ export class ChargeDto {
   name: 'ConvertedFigure',
   description: "A charge's monthly equivalent converted into the currency asked for.",
 })
-export class ConvertedFigureDto {
+class ConvertedFigureDto {
   @ApiProperty({ pattern: PATTERNS.currency, example: 'EUR' })
   currency!: string;
 
@@ -175,7 +175,7 @@ export class ConvertedFigureDto {
 }
 
 @ApiSchema({ name: 'Discount' })
-export class DiscountDto {
+class DiscountDto {
   @ApiProperty({ format: 'uuid', example: '9e1d7a33-2b6c-5d8e-a4f0-71c2b3d4e5f6' })
   id!: string;
 
@@ -227,7 +227,7 @@ export class PlanDto {
 }
 
 @ApiSchema({ name: 'ScrapeReference', description: 'The scrape the pricing was extracted from.' })
-export class ScrapeReferenceDto {
+class ScrapeReferenceDto {
   @ApiProperty({ format: 'uuid', example: '7f6e5d4c-3b2a-5190-8f7e-6d5c4b3a2910' })
   id!: string;
 
@@ -327,7 +327,7 @@ export class PricingVersionsDto extends PageRefDto {
 }
 
 @ApiSchema({ name: 'ChargeKey', description: 'What matches a charge between versions.' })
-export class ChargeKeyDto {
+class ChargeKeyDto {
   @ApiProperty({ pattern: PATTERNS.identifier, example: 'monthly_recurring_billed_monthly' })
   billing!: string;
 
@@ -412,7 +412,7 @@ export class PricingDiffDto extends PageRefDto {
 }
 
 @ApiSchema({ name: 'SeriesCharge', description: 'A charge as a series point gives it.' })
-export class SeriesChargeDto {
+class SeriesChargeDto {
   @ApiProperty({ example: 'Plus monthly' })
   display_name!: string;
 
@@ -443,7 +443,7 @@ export class SeriesChargeDto {
 }
 
 @ApiSchema({ name: 'SeriesPlan' })
-export class SeriesPlanDto {
+class SeriesPlanDto {
   @ApiProperty({ example: 'plus' })
   internal_name!: string;
 
@@ -458,7 +458,7 @@ export class SeriesPlanDto {
 }
 
 @ApiSchema({ name: 'SeriesPoint' })
-export class SeriesPointDto {
+class SeriesPointDto {
   @ApiProperty({
     pattern: PATTERNS.version,
     description: 'The first day of the step (a Monday for weeks)',

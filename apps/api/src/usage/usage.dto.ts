@@ -8,7 +8,7 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
     'The hourly window: it opens at the first counted request and ends an hour later. Only ' +
     '2xx answers stay counted.',
 })
-export class HourlyUsageDto {
+class HourlyUsageDto {
   @ApiProperty({ type: 'integer', example: 1000, description: 'Requests allowed per window' })
   limit!: number;
 
@@ -41,7 +41,7 @@ export class HourlyUsageDto {
   name: 'CreditUsage',
   description: 'Monthly credits: one per successful metered request, reset 00:00 UTC on the 1st.',
 })
-export class CreditUsageDto {
+class CreditUsageDto {
   @ApiProperty({ type: 'integer', example: 10000 })
   limit!: number;
 
@@ -59,7 +59,7 @@ export class CreditUsageDto {
   name: 'BurstLimit',
   description: 'Uncharged answers a second per key (a charged 2xx takes none).',
 })
-export class BurstLimitDto {
+class BurstLimitDto {
   @ApiProperty({ type: 'integer', example: 20 })
   limit_per_second!: number;
 }

@@ -14,7 +14,7 @@ import {
 import { EXAMPLES } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
 
-export const MAX_WEBHOOK_COMPANIES = 100;
+const MAX_WEBHOOK_COMPANIES = 100;
 
 /** Webhooks one key may hold: enough for a few environments, not a fan-out service. */
 export const MAX_WEBHOOKS_PER_KEY = 20;
@@ -65,7 +65,7 @@ export class RegisterWebhookDto {
 }
 
 @ApiSchema({ name: 'Webhook', description: 'A registered webhook; never its secret' })
-export class WebhookDto {
+class WebhookDto {
   @ApiProperty({ pattern: PATTERNS.uuid, example: '6f1c2b9e-0d4a-4a7b-9c1e-2f3d4e5a6b7c' })
   id!: string;
 

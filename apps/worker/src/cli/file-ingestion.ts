@@ -21,7 +21,7 @@ export interface InvalidLine {
   reasons: string[];
 }
 
-export interface FileCheck {
+interface FileCheck {
   records: number;
   batches: number;
   invalid: InvalidLine[];

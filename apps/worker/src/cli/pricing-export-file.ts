@@ -12,7 +12,7 @@ import {
 import type { FeedPosition, PricingSnapshotReader } from '#app/persistence';
 import type { ProgressCounter, ProgressDisplay } from './progress-display.js';
 
-export interface PricingExportFile {
+interface PricingExportFile {
   after: FeedPosition;
   format: ExportFormat;
   output: string;

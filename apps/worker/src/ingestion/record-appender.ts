@@ -17,9 +17,9 @@ import {
 import { BatchedStreamReader, type StreamReader } from './batched-stream-reader.js';
 
 /** What a command decided after reading the log: nothing new, or these events. */
-export type Decision = 'duplicate' | PendingAppend[];
+type Decision = 'duplicate' | PendingAppend[];
 
-export type Decide = (streams: StreamReader) => Promise<Decision>;
+type Decide = (streams: StreamReader) => Promise<Decision>;
 
 interface Member {
   decide: Decide;

@@ -9,7 +9,7 @@ export interface EntryPriceFilter {
 }
 
 /** A page's entry prices, unrounded, by currency; and whether a rate was wanting. */
-export interface EntryPrices {
+interface EntryPrices {
   byCurrency: Map<string, number>;
   /** Given a target: priced charges there were, but none could be converted. */
   unconverted: boolean;

@@ -7,7 +7,7 @@ export interface ExchangeRate {
 }
 
 /** How an amount was converted: the multiplier applied, and the date of the rate used. */
-export interface RateApplied {
+interface RateApplied {
   rate: number;
   /** Null when nothing was converted (the amount was already in the currency asked for). */
   rate_date: string | null;

@@ -12,12 +12,12 @@ export interface ConvertedFigure {
   rate_date: string | null;
 }
 
-export type PricedCharge = StoredCharge & {
+type PricedCharge = StoredCharge & {
   monthly_equivalent: number | null;
   converted?: ConvertedFigure | null;
 };
 
-export type PricedPlan = Omit<PricingDocument['plans'][number], 'charges'> & {
+type PricedPlan = Omit<PricingDocument['plans'][number], 'charges'> & {
   charges: PricedCharge[];
 };
 

@@ -30,7 +30,7 @@ export const EXPORT_CSV_COLUMNS = [
 ] as const;
 
 /** Columns a CSV export converting into a currency adds after those: the charge's `converted`. */
-export const EXPORT_CSV_CONVERTED_COLUMNS = [
+const EXPORT_CSV_CONVERTED_COLUMNS = [
   'converted_currency',
   'converted_monthly_equivalent',
   'rate',

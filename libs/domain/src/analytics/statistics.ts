@@ -10,7 +10,7 @@ export function quantile(ascending: readonly number[], p: number): number | null
   return ascending[below]! + (h - below) * (ascending[above]! - ascending[below]!);
 }
 
-export interface SampleSummary {
+interface SampleSummary {
   sample_size: number;
   min: number | null;
   p25: number | null;
@@ -20,7 +20,7 @@ export interface SampleSummary {
 }
 
 /** Below this many values a summary's figures are null: a median of two says little. */
-export const MIN_SAMPLE_SIZE = 3;
+const MIN_SAMPLE_SIZE = 3;
 
 /** Min, quartiles and max of a sample (any order), unrounded; null figures below MIN_SAMPLE_SIZE. */
 export function summarise(sample: readonly number[]): SampleSummary {

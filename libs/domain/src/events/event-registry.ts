@@ -42,10 +42,10 @@ export type DecodedEventOf<T extends EventType> = Extract<DecodedEvent, { type: 
  * Turns a payload stored at one schema version into the next version's. It is given the JSON
  * the log holds and returns a new value: the stored payload is never changed in place.
  */
-export type Upcaster = (payload: unknown) => unknown;
+type Upcaster = (payload: unknown) => unknown;
 
 /** For each event type, the upcaster from each old schema version to the next. */
-export type UpcasterTable = {
+type UpcasterTable = {
   readonly [type: string]: { readonly [from: number]: Upcaster | undefined } | undefined;
 };
 
@@ -57,10 +57,10 @@ export const upcaster = <From, To>(step: (payload: From) => To): Upcaster => ste
  * payload shape bumps its class's SCHEMA_VERSION and adds the step from the version before here,
  * with a fixture of the old version in events/fixtures.
  */
-export const UPCASTERS: { readonly [T in EventType]?: UpcasterTable[string] } = {};
+const UPCASTERS: { readonly [T in EventType]?: UpcasterTable[string] } = {};
 
 /** Where decodeEvent finds each type's current version and the steps that lead to it. */
-export interface EventRegistry {
+interface EventRegistry {
   classes: { readonly [type: string]: { readonly SCHEMA_VERSION: number } };
   upcasters: UpcasterTable;
 }

@@ -2,7 +2,7 @@ import type { RecordFields } from '../records.js';
 import type { DomainEvent } from './domain-event.js';
 
 /** An exchange_rate record's fields: 1 `base` is worth `rate` `quote` on `date`. */
-export type ExchangeRateRecordedPayload = RecordFields<'exchange_rate'>;
+type ExchangeRateRecordedPayload = RecordFields<'exchange_rate'>;
 
 export class ExchangeRateRecorded implements DomainEvent<ExchangeRateRecordedPayload> {
   static readonly TYPE = 'exchange-rate.recorded.v1';

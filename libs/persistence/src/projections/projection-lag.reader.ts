@@ -18,12 +18,12 @@ export const PROJECTOR_NAMES = [
 export type ProjectorName = (typeof PROJECTOR_NAMES)[number];
 
 /** Backlogs are counted up to this many events: enough to say "far behind", cheap to count. */
-export const LAG_COUNT_CAP = 1_000_000;
+const LAG_COUNT_CAP = 1_000_000;
 
 /** How long one reading serves metrics and readiness probes: they come in bursts. */
 const READING_TTL_MS = 1_000;
 
-export interface ProjectionLag {
+interface ProjectionLag {
   projector: ProjectorName;
   /** Events in the log that the projector has not applied yet (at most LAG_COUNT_CAP). */
   events: number;

@@ -22,7 +22,7 @@ type ProbeRow = { lag_ms: string | number | null; name: string | null } & Checkp
 const MIN_PROBE_GAP_MS = 25;
 
 /** A replica's address for logs and metrics: host, port and database, never credentials. */
-export function replicaName(url: string): string {
+function replicaName(url: string): string {
   const { hostname, port, pathname } = new URL(url);
   return `${hostname}:${port || '5432'}${pathname}`;
 }
