@@ -114,9 +114,9 @@ describe('a batch does not hold the event loop', () => {
     await ingest.onModuleDestroy();
     const accepted = await inHand;
     expect(accepted).toMatchObject({ accepted: BATCH, jobs: BATCH });
-    const batch = await api.app.get(BatchManifestStore).read(accepted.batch_id);
+    const manifest = await api.app.get(BatchManifestStore).load(accepted.batch_id);
     const queue = api.app.get(IngestQueue).queue;
-    const queued = await Promise.all(batch!.manifest.job_ids.map((id) => queue.getJob(id)));
+    const queued = await Promise.all(manifest!.job_ids.map((id) => queue.getJob(id)));
     expect(queued.filter((job) => job !== undefined)).toHaveLength(BATCH);
   });
 });

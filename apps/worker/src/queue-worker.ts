@@ -4,7 +4,7 @@ import { createRedisConnection, isFinalFailure, type RedisConnection } from '#ap
 import { isNotConnectionError, Worker, type Job, type WorkerOptions } from 'bullmq';
 
 /** One queue's worker as a host runs it: what it runs and how it reports each job. */
-interface QueueWorkerSpec<Data, Result extends { outcome: string }> {
+export interface QueueWorkerSpec<Data, Result extends { outcome: string }> {
   queue: string;
   /** Names the worker in its error lines ("<name> worker: ..."). */
   name: string;
@@ -18,8 +18,6 @@ interface QueueWorkerSpec<Data, Result extends { outcome: string }> {
   count: (job: Job<Data, Result>, outcome: string) => void;
   /** What a job's log lines say of it: never a secret or a record's content. */
   fields: (job: Job<Data, Result>) => Record<string, unknown>;
-  /** Told of a job that failed for good, whether its run threw or it stalled too often. */
-  failedForGood?: (job: Job<Data, Result>, error: Error) => Promise<void>;
 }
 
 /**
@@ -63,17 +61,8 @@ export class QueueWorker<Data, Result extends { outcome: string }> {
         attempt: job.attemptsMade,
         reason: error.message,
       };
-      if (outcome === 'failed') {
-        this.logger.warn(fields, `${spec.noun} failed for good`);
-        spec.failedForGood?.(job, error).catch((reason: unknown) => {
-          this.logger.warn(
-            { ...spec.fields(job), reason: (reason as Error).message },
-            `${spec.noun} failed for good, but that could not be noted`,
-          );
-        });
-      } else {
-        this.logger.log(fields, `${spec.noun} will be retried`);
-      }
+      if (outcome === 'failed') this.logger.warn(fields, `${spec.noun} failed for good`);
+      else this.logger.log(fields, `${spec.noun} will be retried`);
     });
     // An unreachable Redis is reported once by the connection itself, not at every retry.
     this.worker.on('error', (error) => {

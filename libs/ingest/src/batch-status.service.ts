@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { IngestQueue, type IngestJobResult } from '#app/contracts';
 import { UnknownBatch } from './batch-errors.js';
-import { BatchManifestStore, type BatchRecord } from './batch-manifest.store.js';
+import { BatchManifestStore } from './batch-manifest.store.js';
 
 export type RecordState = 'waiting' | 'active' | 'done' | 'duplicate' | 'failed' | 'unknown';
 
@@ -17,27 +18,73 @@ export interface BatchStatus {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * Where a batch's records stand, from its manifest and the outcomes the worker wrote down as
- * each job ended (BatchManifestStore.read): a few Redis reads, whatever the batch or the queue's
- * backlog, where reading each job's state would cost two per record, each walking the list of
- * waiting jobs.
+ * The state of each job, read from what BullMQ keeps of it, in one step: one read of each job's
+ * hash, and none of the queue's lists but the short one of active jobs. KEYS: that list, then
+ * each job's hash; ARGV: the job ids. A job BullMQ has finished has `finishedOn`, and
+ * `returnvalue` when it completed (else it failed for good, `failedReason` saying why); an
+ * unfinished one is active while a worker holds it, waiting otherwise (queued, or delayed before
+ * it is tried again); one without a hash (every job has a `timestamp`) is unknown: removed.
+ * Answers a state and its detail (the result, or the reason) per job.
+ */
+const JOB_STATES = `
+local active = {}
+for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do active[id] = true end
+local answers = {}
+for i = 2, #KEYS do
+  local job = redis.call('HMGET', KEYS[i], 'timestamp', 'finishedOn', 'returnvalue', 'failedReason')
+  local state, detail = 'waiting', ''
+  if not job[1] then
+    state = 'unknown'
+  elseif job[2] then
+    if job[3] then state, detail = 'completed', job[3] else state, detail = 'failed', job[4] or '' end
+  elseif active[ARGV[i - 1]] then
+    state = 'active'
+  end
+  answers[#answers + 1] = state
+  answers[#answers + 1] = detail
+end
+return answers`;
+
+interface JobStateCommands {
+  batchJobStates(...keysThenIds: string[]): Promise<string[]>;
+}
+
+interface JobView {
+  state: RecordState;
+  /** Why it failed, for a failed job. */
+  reason: string;
+}
+
+/**
+ * Where a batch's records stand: its manifest, then the state of its jobs in one script (one
+ * read per job, inside it), so a status costs the same whatever the queue's backlog, where
+ * asking BullMQ job by job took two commands per record, each walking the list of waiting jobs.
  */
 @Injectable()
 export class BatchStatusService {
-  constructor(private readonly manifests: BatchManifestStore) {}
+  private readonly redis: IngestQueue['redis'] & JobStateCommands;
+
+  constructor(
+    private readonly ingestQueue: IngestQueue,
+    private readonly manifests: BatchManifestStore,
+  ) {
+    ingestQueue.redis.defineCommand('batchJobStates', { lua: JOB_STATES });
+    this.redis = ingestQueue.redis as IngestQueue['redis'] & JobStateCommands;
+  }
 
   async status(batchId: string): Promise<BatchStatus> {
-    const batch = UUID.test(batchId) ? await this.manifests.read(batchId) : null;
-    if (!batch) throw new UnknownBatch(batchId);
-    const { manifest } = batch;
+    const manifest = UUID.test(batchId) ? await this.manifests.load(batchId) : null;
+    if (!manifest) {
+      throw new UnknownBatch(batchId);
+    }
+    const views = await this.jobViews([...new Set(manifest.job_ids)]);
     const counts = noRecords();
     const failures: BatchStatus['failures'] = [];
     manifest.job_ids.forEach((jobId, index) => {
-      const state = recordState(batch, jobId);
+      const { state, reason } = views.get(jobId) as JobView;
       counts[state] += 1;
-      const outcome = batch.outcomes?.get(jobId);
-      if (typeof outcome === 'object') {
-        failures.push({ index, job_id: jobId, type: recordTypeOf(jobId), reason: outcome.failed });
+      if (state === 'failed') {
+        failures.push({ index, job_id: jobId, type: recordTypeOf(jobId), reason });
       }
     });
     return {
@@ -49,6 +96,16 @@ export class BatchStatusService {
       failures,
     };
   }
+
+  private async jobViews(jobIds: string[]): Promise<Map<string, JobView>> {
+    const queue = this.ingestQueue.queue;
+    const keys = [queue.keys.active!, ...jobIds.map((id) => queue.toKey(id))];
+    // numberOfKeys varies with the batch: it goes first, as EVALSHA takes it.
+    const answers = await this.redis.batchJobStates(String(keys.length), ...keys, ...jobIds);
+    return new Map(
+      jobIds.map((id, i) => [id, jobView(answers[2 * i] as string, answers[2 * i + 1] ?? '')]),
+    );
+  }
 }
 
 /** Counts of records by state, all zero. */
@@ -56,16 +113,11 @@ export function noRecords(): Record<RecordState, number> {
   return { waiting: 0, active: 0, done: 0, duplicate: 0, failed: 0, unknown: 0 };
 }
 
-/**
- * A job that has ended is its outcome; one that has not is active while a worker holds it, and
- * waiting otherwise (queued, or waiting to be tried again). A batch accepted by a release before
- * outcomes were written down has none: its jobs that are not active are unknown.
- */
-function recordState({ outcomes, active }: BatchRecord, jobId: string): RecordState {
-  const outcome = outcomes?.get(jobId);
-  if (outcome !== undefined) return typeof outcome === 'object' ? 'failed' : outcome;
-  if (active.has(jobId)) return 'active';
-  return outcomes ? 'waiting' : 'unknown';
+/** The worker told, in a completed job's result, whether the log had the record already. */
+function jobView(state: string, detail: string): JobView {
+  if (state !== 'completed') return { state: state as RecordState, reason: detail };
+  const result = JSON.parse(detail) as IngestJobResult | null;
+  return { state: result?.outcome === 'duplicate' ? 'duplicate' : 'done', reason: '' };
 }
 
 /** A job id starts with its record's type (ingestJobId). */

@@ -1,6 +1,5 @@
 export * from './batch-errors.js';
 export { BatchManifestStore, type BatchManifest } from './batch-manifest.store.js';
-export { BatchOutcomeWriter, type BatchOutcome } from './batch-outcomes.js';
 export {
   BatchStatusService,
   noRecords,

@@ -1,13 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#app/config';
-import {
-  createRedisConnection,
-  INGEST_QUEUE,
-  type IngestJobData,
-  type IngestJobResult,
-  type RedisConnection,
-} from '#app/contracts';
-import { BatchOutcomeWriter, type BatchOutcome } from '#app/ingest';
+import { INGEST_QUEUE, type IngestJobData, type IngestJobResult } from '#app/contracts';
 import { Metrics } from '#app/observability';
 import { isDatabaseUnavailable } from '#app/persistence';
 import { Worker, type Job } from 'bullmq';
@@ -22,9 +15,6 @@ const DATABASE_RETRY_MS = 1_000;
 export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(IngestWorkerHost.name);
   private readonly worker: QueueWorker<IngestJobData, IngestJobResult>;
-  /** Where each job's end is written down for its batch's status; waits out a Redis outage. */
-  private readonly outcomesConnection: RedisConnection;
-  private readonly outcomes: BatchOutcomeWriter;
   /** Set while jobs meet an unreachable database, so that the outage is logged once. */
   private databaseDown = false;
 
@@ -33,11 +23,6 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
     private readonly processor: IngestProcessor,
     metrics: Metrics,
   ) {
-    this.outcomesConnection = createRedisConnection(config.redis, 'batch-outcomes', {
-      maxRetriesPerRequest: null,
-      lazyConnect: true,
-    });
-    this.outcomes = new BatchOutcomeWriter(this.outcomesConnection, config.redis.queuePrefix);
     this.worker = new QueueWorker(config, this.logger, {
       queue: INGEST_QUEUE,
       name: 'ingest',
@@ -58,7 +43,6 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
       run: (job) => this.process(job),
       count: (job, outcome) => metrics.jobs.inc({ type: job.name, outcome }),
       fields: jobFields,
-      failedForGood: (job, error) => this.settle(job, { failed: error.message }),
     });
   }
 
@@ -76,9 +60,6 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
       const result = await this.processor.process(job);
       if (this.databaseDown) this.logger.log('database reachable again: jobs resume');
       this.databaseDown = false;
-      // Before BullMQ hears of it: a worker that dies now leaves the outcome written, and the
-      // job, run again, finds its record in the log.
-      await this.settle(job, result.outcome === 'appended' ? 'done' : 'duplicate');
       return result;
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
@@ -94,14 +75,8 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
     }
   }
 
-  /** Writes the job's end into its batch's outcomes (a job a pipeline added has no batch). */
-  private async settle(job: Job<IngestJobData>, outcome: BatchOutcome): Promise<void> {
-    if (job.data.batchId && job.id) await this.outcomes.settle(job.data.batchId, job.id, outcome);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.worker.stop();
-    await this.outcomesConnection.quit().catch(() => undefined);
+  onApplicationShutdown(): Promise<void> {
+    return this.worker.stop();
   }
 }
 
