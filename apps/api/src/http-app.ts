@@ -54,7 +54,7 @@ function rootModule(config: AppConfig, logger: PinoInstance, extraModules: Type[
     imports: [
       ConfigModule.forRoot(config),
       loggingModule(logger),
-      PersistenceModule.forRoot(),
+      PersistenceModule.forRoot({ statementTimeout: true }),
       ObservabilityModule,
       CqrsModule.forRoot(),
       ApiModule,

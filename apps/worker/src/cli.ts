@@ -45,9 +45,8 @@ class CliModule {}
 
 /**
  * What a command needs. `database` connects nothing to Redis until a command uses it, so the
- * key commands work with Redis away; its statements take what they take (a rebuild deletes every
- * read model's rows), with no DATABASE_STATEMENT_TIMEOUT_MS. `queue` holds the ingest queue's
- * producer, which connects to Redis as it is built, and needs no database.
+ * key commands work with Redis away; `queue` holds the ingest queue's producer, which connects
+ * to Redis as it is built, and needs no database.
  */
 const CONTEXTS: Record<'database' | 'queue', () => DynamicModule['imports']> = {
   database: () => [

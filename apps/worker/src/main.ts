@@ -30,7 +30,7 @@ async function main(): Promise<void> {
       imports: [
         ConfigModule.forRoot(config),
         loggingModule(logger),
-        PersistenceModule.forRoot(),
+        PersistenceModule.forRoot({ statementTimeout: false }),
         CqrsModule.forRoot(),
         ObservabilityModule,
         WorkerModule,

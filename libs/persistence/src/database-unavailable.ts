@@ -18,10 +18,9 @@ const SQLITE_LOCKED = /^SQLITE_(BUSY|LOCKED)(_|$)/;
 /**
  * PostgreSQL's SQLSTATEs for "not now": class 08 (connection exception), 57P01 admin shutdown,
  * 57P02 crash shutdown, 57P03 cannot connect now (starting up, shutting down, recovering),
- * 53300 too many connections, 57014 cancelled (the statement timeout: the database stalled, or
- * an operator cancelled it).
+ * 53300 too many connections.
  */
-const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300|57014)$/;
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
 
 /** What node-postgres says when the server went away under a client (it carries no code). */
 const DROPPED_CONNECTION =
@@ -48,12 +47,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   });
 }
 
+/** PostgreSQL's SQLSTATE of a cancelled statement: its statement timeout, or an operator. */
+const CANCELLED = '57014';
+
 /**
  * Codes of a statement that lost a race or ran short of a resource, not refused on its merits.
- * PostgreSQL: 40001 serialization, 40P01 deadlock, 55P03 lock not available, class 53 (disk
- * full, out of memory...), class 58 (I/O). SQLite: disk full, out of memory, I/O errors.
+ * PostgreSQL: 40001 serialization, 40P01 deadlock, 55P03 lock not available, 57014 cancelled
+ * (a statement timeout, an operator), class 53 (disk full, out of memory...), class 58 (I/O).
+ * SQLite: disk full, out of memory, I/O errors.
  */
-const NOT_ITS_FAULT = /^(40001|40P01|55P03|53...|58...|SQLITE_(FULL|NOMEM|IOERR)(_.*)?)$/;
+const NOT_ITS_FAULT = /^(40001|40P01|55P03|57014|53...|58...|SQLITE_(FULL|NOMEM|IOERR)(_.*)?)$/;
 
 /**
  * True when the same statement may well succeed if run again: the database was unavailable, or
@@ -65,6 +68,15 @@ export function isTransientDatabaseError(error: unknown): boolean {
     isDatabaseUnavailable(error) ||
     errorParts(error).some(({ code }) => typeof code === 'string' && NOT_ITS_FAULT.test(code))
   );
+}
+
+/**
+ * True when a statement waited for the database past its statement timeout (a lock another
+ * session holds, a stalled server), or an operator cancelled it: for a request, the database is
+ * not answering in time (503), though a worker may simply try again.
+ */
+export function isStatementCancelled(error: unknown): boolean {
+  return errorParts(error).some(({ code }) => code === CANCELLED);
 }
 
 /** The error and, for a QueryFailedError, the driver's error beside it. */

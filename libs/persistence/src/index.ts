@@ -74,6 +74,10 @@ export {
 } from './read-models/feed-cursor.js';
 export { WebhookEntity } from './entities/webhook.entity.js';
 export { WebhookRepository, type DispatchState } from './webhooks/webhook.repository.js';
-export { isDatabaseUnavailable, isTransientDatabaseError } from './database-unavailable.js';
+export {
+  isDatabaseUnavailable,
+  isStatementCancelled,
+  isTransientDatabaseError,
+} from './database-unavailable.js';
 export { ExchangeRateEntity } from './entities/exchange-rate.entity.js';
 export { ExchangeRateReader } from './read-models/exchange-rate.reader.js';

@@ -59,14 +59,15 @@ const PROVIDERS = [
 ];
 
 /**
- * The database: connected and migrated before any other provider can use it. Without
- * `statementTimeout` (the command-line tool: a rebuild's deletes take what they take), no
- * statement is bounded by DATABASE_STATEMENT_TIMEOUT_MS.
+ * The database: connected and migrated before any other provider can use it. With
+ * `statementTimeout` (the processes that serve requests), no statement waits more than
+ * DATABASE_STATEMENT_TIMEOUT_MS for it; the worker and the command-line tool take what their
+ * work takes (a projection behind a slow disk, a rebuild's deletes).
  */
 @Global()
 @Module({})
 export class PersistenceModule {
-  static forRoot({ statementTimeout = true }: { statementTimeout?: boolean } = {}): DynamicModule {
+  static forRoot({ statementTimeout }: { statementTimeout: boolean }): DynamicModule {
     return {
       module: PersistenceModule,
       imports: [

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { CodedError, isRedisUnavailable, ServiceUnavailable } from '#app/contracts';
-import { isDatabaseUnavailable } from '#app/persistence';
+import { isDatabaseUnavailable, isStatementCancelled } from '#app/persistence';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, type ErrorDescription } from './error-body.js';
 import { errorShapeOf } from './error-shape.js';
@@ -36,10 +36,13 @@ const RETRY_AFTER_SECONDS = 5;
 
 /**
  * Redis or the database down, restarting or cut off, as the library that owns each client
- * recognises it: a typed ServiceUnavailable (503, Retry-After).
+ * recognises it, or a statement past DATABASE_STATEMENT_TIMEOUT_MS: a typed ServiceUnavailable
+ * (503, Retry-After).
  */
 function outageOf(exception: unknown): ServiceUnavailable | null {
-  return isRedisUnavailable(exception) || isDatabaseUnavailable(exception)
+  return isRedisUnavailable(exception) ||
+    isDatabaseUnavailable(exception) ||
+    isStatementCancelled(exception)
     ? new ServiceUnavailable(RETRY_AFTER_SECONDS)
     : null;
 }
