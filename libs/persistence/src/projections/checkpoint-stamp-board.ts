@@ -12,13 +12,23 @@ export interface PublishedStamps {
 
 /**
  * Where the fences and stamps of the projectors are kept on Redis: one hash of each, in one
- * hash slot (`{checkpoints}`), so that a script may touch both on a Redis Cluster.
+ * hash slot (`{checkpoints}`), so that a script may touch both on a Redis Cluster. A stamp is
+ * kept with the time it was published, Redis's own (`<ms> <stamp>`), and read only while it is
+ * younger than its lifetime (ARGV[1]).
  */
 const READ = `
-local stamps = redis.call('HMGET', KEYS[1], unpack(ARGV))
-local fences = redis.call('HMGET', KEYS[2], unpack(ARGV))
-for i = 1, #ARGV do stamps[#ARGV + i] = fences[i] or '0' end
-return stamps`;
+local now = redis.call('TIME')
+local oldest = now[1] * 1000 + math.floor(now[2] / 1000) - tonumber(ARGV[1])
+local names = {unpack(ARGV, 2)}
+local stamps = redis.call('HMGET', KEYS[1], unpack(names))
+local fences = redis.call('HMGET', KEYS[2], unpack(names))
+local answer = {}
+for i = 1, #names do
+  local at, stamp = string.match(stamps[i] or '', '^(%d+) (.+)$')
+  answer[i] = (at and tonumber(at) >= oldest) and stamp or false
+  answer[#names + i] = fences[i] or '0'
+end
+return answer`;
 
 /** Moves the fence of each named projector and takes its stamp down. */
 const UNSETTLE = `
@@ -27,28 +37,37 @@ for i = 1, #ARGV do
   redis.call('HDEL', KEYS[1], ARGV[i])
 end`;
 
-/** ARGV: the expiry, then (name, fence, stamp) triples; a stamp whose fence moved is dropped. */
+/**
+ * ARGV: the lifetime, then (name, fence, stamp) triples; a stamp whose fence moved is dropped.
+ * The hash itself goes a lifetime after the last publication (its stamps are all past theirs).
+ */
 const PUBLISH = `
+local now = redis.call('TIME')
+local at = now[1] * 1000 + math.floor(now[2] / 1000)
 for i = 2, #ARGV, 3 do
   if (redis.call('HGET', KEYS[2], ARGV[i]) or '0') == ARGV[i + 1] then
-    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2])
+    redis.call('HSET', KEYS[1], ARGV[i], at .. ' ' .. ARGV[i + 2])
   end
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])`;
 
 /**
- * A published stamp lives this long without a new publication: nothing stale can outlive it,
- * should a checkpoint ever move by other means than CheckpointStore.advance (an operator's SQL).
+ * A published stamp is read for this long after its publication, then read again from the
+ * database and published anew: nothing stale outlives it, whatever was missed (a projector that
+ * could not take its stamp down while Redis was away, a checkpoint moved by an operator's SQL).
+ * Within it, so within the time that the contract gives a new file to show (5 s).
  */
-const STAMP_LIFETIME_MS = 60_000;
+const STAMP_LIFETIME_MS = 5_000;
 
 const COMMAND_TIMEOUT_MS = 1_000;
 
-/** How often the board tries again to take down stamps it could not while Redis was away. */
-const OWED_RETRY_MS = 1_000;
-
 interface BoardCommands {
-  readCheckpointStamps(stamps: string, fences: string, ...names: string[]): Promise<string[]>;
+  readCheckpointStamps(
+    stamps: string,
+    fences: string,
+    lifetimeMs: number,
+    ...names: string[]
+  ): Promise<string[]>;
   unsettleCheckpointStamps(stamps: string, fences: string, ...names: string[]): Promise<null>;
   publishCheckpointStamps(
     stamps: string,
@@ -74,9 +93,8 @@ interface BoardCommands {
  * its unsettle) or after it committed. It connects on first use.
  *
  * Projections need only the database: while Redis cannot be reached (no reader can read a stamp
- * there either), a projector's unsettle is owed rather than awaited, and made as soon as Redis
- * answers, tried again every OWED_RETRY_MS. Until then a reader that finds a stamp published
- * before the outage may answer from it: Redis back, for a second at most.
+ * there either), a projector goes on without taking its stamp down, and the stamp lapses on its
+ * own, STAMP_LIFETIME_MS after it was published.
  */
 @Injectable()
 export class CheckpointStampBoard implements OnApplicationShutdown {
@@ -84,9 +102,8 @@ export class CheckpointStampBoard implements OnApplicationShutdown {
   private readonly connection: RedisConnection & BoardCommands;
   private readonly stampsKey: string;
   private readonly fencesKey: string;
-  /** Projectors whose stamps are still to be taken down. */
-  private readonly owed = new Set<string>();
-  private retry: NodeJS.Timeout | undefined;
+  /** Set while Redis could not be told of a moved checkpoint, so that it is logged once. */
+  private unreachable = false;
 
   constructor(config: AppConfig) {
     const connection = createRedisConnection(config.redis, 'checkpoints', {
@@ -110,39 +127,37 @@ export class CheckpointStampBoard implements OnApplicationShutdown {
     const reply = await this.connection.readCheckpointStamps(
       this.stampsKey,
       this.fencesKey,
+      STAMP_LIFETIME_MS,
       ...names,
     );
     return { stamps: reply.slice(0, names.length), fences: reply.slice(names.length) };
   }
 
-  /** Takes the named stamps down (with those still owed), or owes it while Redis is away. */
+  /**
+   * Moves the named projectors' fences and takes their stamps down. While Redis cannot be
+   * reached, the projector goes on without waiting for it (its stamps lapse on their own), and
+   * the take-down is still sent, to tell when Redis answers again.
+   */
   async unsettle(names: readonly string[]): Promise<void> {
-    for (const name of names) this.owed.add(name);
-    // Redis away: the retries take these down with the rest, and no projector waits for it.
-    if (this.retry) return;
-    await this.settleOwed();
+    const takingDown = this.connection
+      .unsettleCheckpointStamps(this.stampsKey, this.fencesKey, ...names)
+      .then(
+        () => this.reachable(true),
+        (error: unknown) => this.reachable(false, error as Error),
+      );
+    if (!this.unreachable) await takingDown;
   }
 
-  private async settleOwed(): Promise<void> {
-    const names = [...this.owed];
-    try {
-      await this.connection.unsettleCheckpointStamps(this.stampsKey, this.fencesKey, ...names);
-    } catch (error) {
-      if (!this.retry) {
-        this.logger.warn(
-          `Redis unreachable (${(error as Error).message}): the stamps of ${names.join(', ')} ` +
-            `will be taken down once it answers`,
-        );
-        this.retry = setInterval(() => void this.settleOwed(), OWED_RETRY_MS).unref();
-      }
-      return;
-    }
-    // Names owed meanwhile stay for the next call.
-    for (const name of names) this.owed.delete(name);
-    if (this.owed.size === 0 && this.retry) {
-      clearInterval(this.retry);
-      this.retry = undefined;
-      this.logger.log('Redis answers again: the owed stamps are taken down');
+  private reachable(answered: boolean, error?: Error): void {
+    if (answered === !this.unreachable) return;
+    this.unreachable = !answered;
+    if (answered) {
+      this.logger.log('Redis answers again: stamps are taken down as before');
+    } else {
+      this.logger.warn(
+        `Redis unreachable (${error?.message}): the projectors go on, and the stamps published ` +
+          `there lapse within ${STAMP_LIFETIME_MS} ms`,
+      );
     }
   }
 
@@ -158,14 +173,9 @@ export class CheckpointStampBoard implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.retry);
-    if (this.owed.size > 0) {
-      this.logger.warn(
-        `stopping with the stamps of ${[...this.owed].join(', ')} still published on Redis: ` +
-          'the read lane may answer from them until those projectors move again',
-      );
-    }
-    if (this.connection.status === 'wait') {
+    // Nothing it sends needs an answer once the process stops, and a Redis that does not answer
+    // (a take-down sent while it was away) would hold a quit for ever.
+    if (this.connection.status === 'wait' || this.unreachable) {
       this.connection.disconnect();
       return;
     }
