@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,10 +90,16 @@ describe('a stalled database', () => {
 
     const stall = environment.dialect === 'postgres' ? await stallPostgres() : await stallSqlite();
     try {
+      // A write waiting for the lock meanwhile holds its own request only.
+      const deleting = fetch(`${api.baseUrl}/api/webhooks/${randomUUID()}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${key}` },
+      });
       for (const path of kept) {
         const answer = await get(path, fresh, AbortSignal.timeout(AT_ONCE_MS));
         expect(answer.status, path).toBe(200);
       }
+      expect((await deleting).status).toBe(environment.dialect === 'postgres' ? 404 : 503);
 
       const created = await fetch(`${api.baseUrl}/admin/keys`, {
         method: 'POST',

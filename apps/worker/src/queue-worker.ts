@@ -99,6 +99,6 @@ export class QueueWorker<Data, Result extends { outcome: string }> {
       // and the stalled-job check hands it to another worker).
       await worker.close(true);
     }
-    await this.connection?.quit().catch(() => undefined);
+    await this.connection?.quit().catch(() => this.connection?.disconnect());
   }
 }

@@ -134,7 +134,7 @@ export class AccessRedis implements OnApplicationShutdown {
       this.connection.disconnect();
       return;
     }
-    await this.connection.quit().catch(() => undefined);
+    await this.connection.quit().catch(() => this.connection.disconnect());
   }
 }
 

@@ -33,6 +33,6 @@ export class IngestQueue implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.queue.close();
-    await this.connection.quit().catch(() => undefined);
+    await this.connection.quit().catch(() => this.connection.disconnect());
   }
 }

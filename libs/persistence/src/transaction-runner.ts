@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { Mutex } from 'async-mutex';
 import type { Pool, QueryResultRow } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import type { BetterSqlite3DataSourceOptions } from 'typeorm/driver/better-sqlite3/BetterSqlite3DataSourceOptions.js';
 import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver.js';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import { runSql, type Dialect } from './sql.js';
 
 /** The part of better-sqlite3's connection that takes the write lock. */
 interface SqliteConnection {
-  pragma(source: string, options?: { simple: boolean }): unknown;
+  pragma(source: string): unknown;
   exec(sql: string): unknown;
 }
 
@@ -87,7 +88,7 @@ export class TransactionRunner {
   private async beginImmediate(): Promise<void> {
     const connection = (this.dataSource.driver as BetterSqlite3Driver)
       .databaseConnection as SqliteConnection;
-    const waitMs = connection.pragma('busy_timeout', { simple: true }) as number;
+    const waitMs = (this.dataSource.options as BetterSqlite3DataSourceOptions).timeout ?? 0;
     const deadline = Date.now() + waitMs;
     for (;;) {
       // Synchronous from here to the restore: no other statement runs with it meanwhile.

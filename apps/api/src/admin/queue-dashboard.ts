@@ -192,7 +192,7 @@ function queueBoard(config: AppConfig): {
     },
     async close() {
       await Promise.all(queues.map((queue) => queue.close()));
-      await connection.quit().catch(() => undefined);
+      await connection.quit().catch(() => connection.disconnect());
     },
   };
 }

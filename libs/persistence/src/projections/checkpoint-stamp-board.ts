@@ -174,11 +174,12 @@ export class CheckpointStampBoard implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     // Nothing it sends needs an answer once the process stops, and a Redis that does not answer
-    // (a take-down sent while it was away) would hold a quit for ever.
+    // (a take-down sent while it was away) would hold a quit for ever; a quit refused (Redis
+    // away) leaves the client reconnecting, which would keep the process alive.
     if (this.connection.status === 'wait' || this.unreachable) {
       this.connection.disconnect();
       return;
     }
-    await this.connection.quit().catch(() => undefined);
+    await this.connection.quit().catch(() => this.connection.disconnect());
   }
 }

@@ -62,10 +62,12 @@ export class CheckpointStore {
   ) {}
 
   async ensure(name: string): Promise<void> {
-    await this.transactions.query(
-      `INSERT INTO projection_checkpoints (name, last_seq, last_transaction_id, updated_at)
-       VALUES ($1, 0, '0', $2) ON CONFLICT (name) DO NOTHING`,
-      [name, new Date().toISOString()],
+    await this.transactions.run((tx) =>
+      tx.query(
+        `INSERT INTO projection_checkpoints (name, last_seq, last_transaction_id, updated_at)
+         VALUES ($1, 0, '0', $2) ON CONFLICT (name) DO NOTHING`,
+        [name, new Date().toISOString()],
+      ),
     );
   }
 
@@ -213,15 +215,14 @@ export class CheckpointStore {
 
   /** Lets failed projectors move again; answers the names that had failed. */
   async clearFailures(names: readonly string[], tx?: Transaction): Promise<string[]> {
-    const run = <T>(sql: string, params: unknown[]) =>
-      tx ? tx.query<T>(sql, params) : this.transactions.query<T>(sql, params);
-    const failed = await run<{ name: string }>(
+    if (!tx) return this.transactions.run((own) => this.clearFailures(names, own));
+    const failed = await tx.query<{ name: string }>(
       `SELECT name FROM projection_checkpoints
        WHERE failed_at IS NOT NULL AND name IN (${placeholders(names.length)}) ORDER BY name`,
       [...names],
     );
     if (failed.length === 0) return [];
-    await run(
+    await tx.query(
       `UPDATE projection_checkpoints SET failed_at = NULL, failed_event_seq = NULL,
          failed_event_type = NULL, failed_stream_id = NULL, failure = NULL
        WHERE name IN (${placeholders(failed.length)})`,

@@ -15,6 +15,11 @@ export interface DispatchState {
 
 const DISPATCH_ROW = { name: WEBHOOK_DISPATCH };
 
+/**
+ * Webhooks and the dispatcher's place. Writes go through the transaction runner (on SQLite, a
+ * write beside a worker's open transaction would join it, and its wait for another process's
+ * lock would hold the whole process).
+ */
 @Injectable()
 export class WebhookRepository {
   private readonly webhooks: Repository<WebhookEntity>;
@@ -75,7 +80,9 @@ export class WebhookRepository {
 
   /** Deletes the key's webhook; false when the key has none of that id. */
   async deleteForKey(id: string, apiKeyId: string): Promise<boolean> {
-    const result = await this.webhooks.delete({ id, apiKeyId });
+    const result = await this.transactions.run((tx) =>
+      tx.manager.getRepository(WebhookEntity).delete({ id, apiKeyId }),
+    );
     return (result.affected ?? 0) > 0;
   }
 
@@ -92,18 +99,20 @@ export class WebhookRepository {
    * registered since; false otherwise (another dispatcher moved, or a registration came).
    */
   async advanceDispatch(from: DispatchState, to: LogPosition): Promise<boolean> {
-    const result = await this.dispatch.update(
-      {
-        ...DISPATCH_ROW,
-        lastTransactionId: from.position.transactionId,
-        lastSeq: String(from.position.seq),
-        generation: from.generation,
-      },
-      {
-        lastTransactionId: to.transactionId,
-        lastSeq: String(to.seq),
-        updatedAt: new Date().toISOString(),
-      },
+    const result = await this.transactions.run((tx) =>
+      tx.manager.getRepository(WebhookDispatchEntity).update(
+        {
+          ...DISPATCH_ROW,
+          lastTransactionId: from.position.transactionId,
+          lastSeq: String(from.position.seq),
+          generation: from.generation,
+        },
+        {
+          lastTransactionId: to.transactionId,
+          lastSeq: String(to.seq),
+          updatedAt: new Date().toISOString(),
+        },
+      ),
     );
     return (result.affected ?? 0) > 0;
   }
