@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestAndProject } from './support/catalogue-fixture.js';
 import { records } from './support/records.js';
+import { onOneConnection } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
@@ -135,5 +136,33 @@ describe('a stalled database', () => {
     ).json()) as { data: { name: string }[] };
     expect(keys.data.map(({ name }) => name)).not.toContain('during-the-stall');
     expect((await get('/api/companies?search=stall', key)).status).toBe(200);
+  });
+
+  // PostgreSQL only: the stamps of the read models are published on Redis there (SQLite reads
+  // its own file, and its readers never wait).
+  it('goes on with lapsed stamps when the database cannot give the current ones in time', async () => {
+    if (environment.dialect !== 'postgres') return;
+    const path = '/api/files/stall.io/version/20250301';
+    expect((await get(path, key)).status).toBe(200);
+    // Past their lifetime: published at 0 ms, as Redis's clock counts.
+    const stamps = `${environment.env.QUEUE_PREFIX!.replace(/[{}]/g, '')}:{checkpoints}:stamps`;
+    await onOneConnection(environment.env.REDIS_URL!, async (redis) => {
+      const published = await redis.hgetall(stamps);
+      for (const [name, value] of Object.entries(published)) {
+        await redis.hset(stamps, name, value.replace(/^\d+ /, '0 '));
+      }
+    });
+    const client = new pg.Client({ connectionString: environment.env.DATABASE_URL });
+    await client.connect();
+    await client.query(`SET search_path = ${environment.env.DATABASE_SCHEMA}`);
+    await client.query('BEGIN');
+    await client.query('LOCK TABLE projection_checkpoints IN ACCESS EXCLUSIVE MODE');
+    try {
+      const answer = await get(path, key, AbortSignal.timeout(AT_ONCE_MS));
+      expect(answer.status).toBe(200);
+    } finally {
+      await client.query('ROLLBACK');
+      await client.end();
+    }
   });
 });

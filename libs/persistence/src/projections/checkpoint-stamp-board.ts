@@ -4,17 +4,23 @@ import { createRedisConnection, type RedisConnection } from '#app/contracts';
 
 /** What the board holds for some projectors, in the order they were asked for. */
 export interface PublishedStamps {
-  /** Each projector's published stamp, null where none is published. */
+  /** Each projector's published stamp, null where none is published or it has lapsed. */
   stamps: (string | null)[];
   /** Each projector's fence: publish() only takes a stamp read after this fence was. */
   fences: string[];
+  /**
+   * Each projector's stamp even past its lifetime, null where none is published: what a reader
+   * may go on with while the database cannot tell it the current one in time.
+   */
+  lapsed: (string | null)[];
 }
 
 /**
  * Where the fences and stamps of the projectors are kept on Redis: one hash of each, in one
  * hash slot (`{checkpoints}`), so that a script may touch both on a Redis Cluster. A stamp is
- * kept with the time it was published, Redis's own (`<ms> <stamp>`), and read only while it is
- * younger than its lifetime (ARGV[1]).
+ * kept with the time it was published, Redis's own (`<ms> <stamp>`), and read as current only
+ * while it is younger than its lifetime (ARGV[1]); answers the current stamps, the fences, then
+ * every stamp, lapsed ones too.
  */
 const READ = `
 local now = redis.call('TIME')
@@ -27,6 +33,7 @@ for i = 1, #names do
   local at, stamp = string.match(stamps[i] or '', '^(%d+) (.+)$')
   answer[i] = (at and tonumber(at) >= oldest) and stamp or false
   answer[#names + i] = fences[i] or '0'
+  answer[2 * #names + i] = stamp or false
 end
 return answer`;
 
@@ -130,7 +137,12 @@ export class CheckpointStampBoard implements OnApplicationShutdown {
       STAMP_LIFETIME_MS,
       ...names,
     );
-    return { stamps: reply.slice(0, names.length), fences: reply.slice(names.length) };
+    const count = names.length;
+    return {
+      stamps: reply.slice(0, count),
+      fences: reply.slice(count, 2 * count),
+      lapsed: reply.slice(2 * count),
+    };
   }
 
   /**

@@ -38,6 +38,12 @@ export interface CheckpointState {
 /** PostgreSQL's SQLSTATE for a row lock that NOWAIT would have had to wait for. */
 const LOCK_NOT_AVAILABLE = '55P03';
 
+/**
+ * How long a request whose stamps have lapsed waits for the database's, before it goes on with
+ * the lapsed ones: a healthy database answers in a millisecond or two.
+ */
+const LAPSED_STAMP_PATIENCE_MS = 100;
+
 /** An error message is kept whole enough to act on, never so long it floods a table or a log. */
 const MAX_FAILURE_LENGTH = 2_000;
 
@@ -118,11 +124,29 @@ export class CheckpointStore {
    * positions and times (a rebuild to the same position still moves the time). An answer made
    * from those read models can be kept under it for as long as it is current. Taken from
    * `published` (publishedStamps()) when every one is there; otherwise read from the database
-   * and published for the next request, unless a projector is moving one of them right now.
+   * and published for the next request, unless a projector is moving one of them right now
+   * (when the published ones have only lapsed, for LAPSED_STAMP_PATIENCE_MS at most).
    */
   async stamp(names: readonly string[], published: PublishedStamps | null): Promise<string> {
     if (published?.stamps.every((stamp) => stamp !== null)) return published.stamps.join(' ');
     if (!published) return (await this.storedStamps(names, 'read')).join(' ');
+    const current = this.readAndPublish(names, published);
+    if (!published.lapsed.every((stamp) => stamp !== null)) return current;
+    // Stamps only lapsed, not taken down: they are the current ones unless a projector moved
+    // while Redis was away. A database that cannot say in time (busy, stalled) is not waited for.
+    current.catch(() => undefined);
+    const lapsed = published.lapsed.join(' ');
+    return Promise.race([
+      current,
+      new Promise<string>((use) => setTimeout(() => use(lapsed), LAPSED_STAMP_PATIENCE_MS).unref()),
+    ]);
+  }
+
+  /** The stamps read from the database, published for the next request when none is moving. */
+  private async readAndPublish(
+    names: readonly string[],
+    published: PublishedStamps,
+  ): Promise<string> {
     const settled = await this.storedStamps(names, 'settled');
     if (settled) {
       // The stamp is this request's either way; a lost publication is made again next time.
