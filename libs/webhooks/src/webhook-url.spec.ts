@@ -86,11 +86,19 @@ describe('webhookUrlProblem', () => {
     expect(await webhookUrlProblem(url, { allowPrivate: false })).toBeNull();
   });
 
-  it('refuses a host that does not resolve', async () => {
-    const resolve: HostResolver = () => Promise.reject(new Error('ENOTFOUND'));
-    expect(
-      await webhookUrlProblem('https://nowhere.example/x', { allowPrivate: false, resolve }),
-    ).toBe("url's host nowhere.example does not resolve");
+  it('refuses a host that does not resolve as one that resolves to a private address', async () => {
+    // Told apart, the two would let a caller find which internal names exist.
+    const nowhere: HostResolver = () => Promise.reject(new Error('ENOTFOUND'));
+    const nothing: HostResolver = () => Promise.resolve([]);
+    const internal = resolving(['10.0.0.7']);
+    const problems = await Promise.all(
+      [nowhere, nothing, internal].map((resolve) =>
+        webhookUrlProblem('https://vm.example/x', { allowPrivate: false, resolve }),
+      ),
+    );
+    expect(new Set(problems)).toEqual(
+      new Set(["url's host vm.example must resolve only to public addresses"]),
+    );
   });
 
   it('lifts the https and public-address rules with allowPrivate, never the others', async () => {

@@ -54,14 +54,10 @@ export async function webhookUrlProblem(
   if (allowPrivate) return null;
   const literal = ipLiteral(parsed.hostname);
   if (literal) return isPublicAddress(literal) ? null : `url's ${notPublicAddress(literal)}`;
-  let addresses: string[];
-  try {
-    addresses = await resolve(parsed.hostname);
-  } catch {
-    return `url's host ${parsed.hostname} does not resolve`;
-  }
-  if (addresses.length === 0) return `url's host ${parsed.hostname} does not resolve`;
-  return addresses.every(isPublicAddress)
+  // One refusal whether the host resolves to a private address or not at all: two would tell a
+  // caller which internal names exist.
+  const addresses = await resolve(parsed.hostname).catch(() => []);
+  return addresses.length > 0 && addresses.every(isPublicAddress)
     ? null
     : `url's ${notOnlyPublicAddresses(parsed.hostname)}`;
 }

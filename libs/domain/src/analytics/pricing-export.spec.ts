@@ -148,9 +148,11 @@ describe('exportText', () => {
         ['+1+2', "'+1+2"],
         ['-2+3', "'-2+3"],
         ['@SUM(A1:A2)', "'@SUM(A1:A2)"],
-        ['\tTab', "'\tTab"],
+        ['\tTab', `"'\tTab"`],
         ['\rReturn', `"'\rReturn"`],
         ['=1,2', `"'=1,2"`],
+        // Split on semicolons (as some locales do), the second cell would be a formula.
+        ['Pro;=1+1', '"Pro;=1+1"'],
       ];
       const charges = cells.map(([captured]) => charge({ display_name: captured }));
       const extraction = document('20250101', [planNamed('Plan', charges)]);

@@ -112,7 +112,9 @@ function csvLines(document: PricedDocument, converted: boolean): string {
 /**
  * RFC 4180: CRLF line ends; a field holding a comma, a quote or a line break is quoted, its
  * quotes doubled; null is an empty field, booleans `true`/`false`. Text a spreadsheet would run
- * as a formula gets a leading `'` first, so a cell `'=1,2` is then quoted.
+ * as a formula gets a leading `'` first, so a cell `'=1,2` is then quoted. A field holding a
+ * semicolon or a tab is quoted too: a spreadsheet set to split on those (as some locales are)
+ * would otherwise start a new cell there, `Pro;=1+1` becoming a formula of its own.
  */
 function csvLine(values: readonly CsvValue[]): string {
   return `${values.map(csvField).join(',')}\r\n`;
@@ -129,5 +131,5 @@ function csvField(value: CsvValue): string {
   if (value === null) return '';
   // Only text: a negative number is a number, which a spreadsheet never runs.
   const text = typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return /[",;\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
