@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cspViolations, launchBrowser } from './support/browser.js';
@@ -178,6 +179,42 @@ describe('size limits, answered in the documented shapes', () => {
     expect((await post(JSON.stringify(batch))).status).toBe(202);
     const huge = await post(JSON.stringify('x'.repeat(5 * 1024 * 1024)));
     expect(huge.status).toBe(413);
+  });
+
+  it('refuses a body on a GET over 64 KB, and one in a content coding, before reading it', async () => {
+    // fetch sends no body on a GET: a request written by hand.
+    const status = await new Promise<number>((done, fail) => {
+      const sent = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: new URL(api.baseUrl).port,
+          method: 'GET',
+          path: '/v1/api/companies',
+          headers: { authorization: `Bearer ${key}`, 'content-length': 200 * 1024 },
+        },
+        (answer) => {
+          answer.resume();
+          done(answer.statusCode ?? 0);
+        },
+      );
+      sent.on('error', fail);
+      sent.end('x'.repeat(200 * 1024));
+    });
+    expect(status).toBe(413);
+    const gzipped = await api.request('/admin/keys', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${environment.env.ADMIN_TOKEN}`,
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      },
+      body: '{"name":"n","plan":"free"}',
+    });
+    expect(gzipped.status).toBe(415);
+    expect(await gzipped.json()).toMatchObject({
+      error: 'Unsupported Media Type',
+      details: { content_encoding: 'gzip' },
+    });
   });
 
   it("takes NDJSON on the batch route alone: 415 elsewhere, in the route's shape", async () => {

@@ -32,6 +32,7 @@ import {
   applyDeclaredBodyLimits,
   DEFAULT_BODY_LIMIT_BYTES,
   parseBodies,
+  refuseUnreadableBodies,
 } from './http/request-bodies.js';
 import { refuseUnservedMethods } from './http/unserved-methods.js';
 import { RequestAdmission } from './auth/request-admission.js';
@@ -144,6 +145,7 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication)
   const answers = app.get(AnswerCache);
   const reads = app.get(ReadDatabase);
   fastify.addHook('onRequest', refuseLongUrl);
+  fastify.addHook('onRequest', refuseUnreadableBodies);
   // Each read has its reads go to one database (a replica or the primary), chosen on its first.
   if (reads.hasReplicas) {
     fastify.addHook('onRequest', (request, _reply, done) =>

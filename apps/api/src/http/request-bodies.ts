@@ -1,6 +1,8 @@
 import { type BatchBody, jsonShapeProblem } from '#app/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
+import { errorBody, type ErrorDescription } from '../errors/error-body.js';
+import { errorShapeOf } from '../errors/error-shape.js';
 import { routeConfigEntry, WithRouteConfig } from './route-config.js';
 import { invalidBody } from './validation.pipe.js';
 
@@ -51,6 +53,37 @@ export function applyDeclaredBodyLimits(fastify: FastifyInstance): void {
     const declared = route.config?.[BODY_LIMIT];
     if (declared !== undefined) route.bodyLimit = declared;
   });
+}
+
+/** Methods whose body Fastify never reads: Node drains it, however long, unless refused. */
+const UNREAD_BODY_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * onRequest: what the parsers would not refuse before reading. A body on a GET (which no route
+ * reads) over the default limit is 413 from its Content-Length, as on any other route; a body in
+ * a content coding (gzip...) is 415: the service reads bodies as sent, and would take the
+ * compressed bytes for JSON.
+ */
+export async function refuseUnreadableBodies(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
+  const coding = request.headers['content-encoding']?.trim().toLowerCase();
+  const length = Number(request.headers['content-length'] ?? 0);
+  const readsBody = !UNREAD_BODY_METHODS.has(request.method);
+  let refusal: ErrorDescription | null = null;
+  if (readsBody && coding && coding !== 'identity') {
+    refusal = {
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: `A body in a content coding (${coding}) is not read: send it as it is`,
+      details: { content_encoding: coding },
+    };
+  } else if (!readsBody && length > DEFAULT_BODY_LIMIT_BYTES) {
+    refusal = { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' };
+  }
+  if (!refusal) return undefined;
+  return reply.code(refusal.status).send(errorBody(refusal, errorShapeOf(request), request.id));
 }
 
 /**
