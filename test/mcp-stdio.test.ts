@@ -18,6 +18,7 @@ import { countsOf } from './support/metering.js';
 import {
   callTool,
   MCP_CATALOGUE,
+  expectRefusedBeforeAnyCall,
   PATH_ESCAPES,
   postMcp,
   textOf,
@@ -207,13 +208,6 @@ describe('each tool over stdio', () => {
 
   it.each(PATH_ESCAPES)(
     '%s %j would leave its route: refused before any call, naming the parameter',
-    async (name, args, parameter) => {
-      const before = await countsOf(app, appKey);
-      const result = await callTool(stdio, name, args);
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(new RegExp(`^INVALID_PARAMETER: ${parameter} `));
-      expect(result.structuredContent).toBeUndefined();
-      expect(await countsOf(app, appKey)).toEqual(before);
-    },
+    (...escape) => expectRefusedBeforeAnyCall(stdio, escape, () => countsOf(app, appKey)),
   );
 });

@@ -8,6 +8,7 @@ import { pastBurstLimit } from './support/past-burst-limit.js';
 import {
   callTool,
   MCP_CATALOGUE,
+  expectRefusedBeforeAnyCall,
   PATH_ESCAPES,
   postMcp,
   textOf,
@@ -183,15 +184,7 @@ describe('refusals are tool errors that start with the REST code, and are not ch
 
   it.each(PATH_ESCAPES)(
     '%s %j would leave its route: refused before any call, naming the parameter',
-    async (name, args, parameter) => {
-      const before = await countsOf(api, key);
-      const result = await callTool(client, name, args);
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(new RegExp(`^INVALID_PARAMETER: ${parameter} `));
-      // No REST answer behind it: a refused REST call's body would be the structured content.
-      expect(result.structuredContent).toBeUndefined();
-      expect(await countsOf(api, key)).toEqual(before);
-    },
+    (...escape) => expectRefusedBeforeAnyCall(client, escape, () => countsOf(api, key)),
   );
 
   it('a slug that matches its pattern still makes its call', async () => {

@@ -1,7 +1,7 @@
 import { Controller, Get, Module } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CompanyReader, TransactionRunner } from '#app/persistence';
+import { CompanyReader, PricingSnapshotReader, TransactionRunner } from '#app/persistence';
 import { KeyAccess } from '../apps/api/src/auth/api-key.guard.js';
 import { AdmissionModule } from '../apps/api/src/auth/admission.module.js';
 import { ServedAheadOfNest } from '../apps/api/src/http/read-lane.js';
@@ -38,6 +38,20 @@ class FreeProbeController {
 
 @Module({ imports: [AdmissionModule], controllers: [FreeProbeController] })
 class FreeProbeModule {}
+
+/** A lane route that says nothing of who may call it: the lane would admit any key. */
+@ApiExcludeController()
+@Controller('api/open-probe')
+class OpenProbeController {
+  @Get()
+  @ServedAheadOfNest(['companies'])
+  probe() {
+    return { open: true };
+  }
+}
+
+@Module({ controllers: [OpenProbeController] })
+class OpenProbeModule {}
 
 const environment = testEnvironment();
 let api: TestApp;
@@ -172,11 +186,20 @@ describe('the read lane', () => {
     const path = '/api/pricing/lane.io?version=20250301';
     const plain = await (await get(path)).text();
     const before = await keptAnswers();
-    for (let i = 0; i < 50; i += 1) {
-      const answer = await get(`${path}&_=${i}-${'x'.repeat(1_000)}`);
-      expect(answer.status).toBe(200);
-      expect(await answer.text()).toBe(plain);
+    const snapshots = api.app.get(PricingSnapshotReader);
+    const find = snapshots.find.bind(snapshots);
+    let routed = 0;
+    snapshots.find = (...args) => ((routed += 1), find(...args));
+    try {
+      for (let i = 0; i < 50; i += 1) {
+        const answer = await get(`${path}&_=${i}-${'x'.repeat(1_000)}`);
+        expect(answer.status).toBe(200);
+        expect(await answer.text()).toBe(plain);
+      }
+    } finally {
+      snapshots.find = find;
     }
+    expect(routed).toBe(0);
     expect(await keptAnswers()).toBe(before);
     // A parameter the route reads is part of the question.
     const converted = await get(`${path}&currency=EUR`);
@@ -215,6 +238,17 @@ describe('the read lane', () => {
     expect(again.status).toBe(200);
     const after = (await (await get('/api/usage')).json()) as { credits: { used: number } };
     expect(after.credits.used).toBe(usage.credits.used);
+  });
+
+  it('refuses to start with a lane route that declares no access', async () => {
+    const refused = testEnvironment();
+    try {
+      await expect(
+        startTestApp(refused.config(), { withWorker: false, extraModules: [OpenProbeModule] }),
+      ).rejects.toThrow('/v1/api/open-probe is served ahead of Nest but declares no KeyAccess');
+    } finally {
+      await refused.cleanup();
+    }
   });
 
   it('keeps a companies list only while the companies read model stands still', async () => {

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { records } from './records.js';
@@ -71,6 +72,24 @@ export const PATH_ESCAPES: [name: string, args: Record<string, unknown>, paramet
   ['get_files', { slug: 'alpha.io', version: '..' }, 'version'],
   ['get_files', { slug: '..', period: '2025Q1' }, 'slug'],
 ];
+
+/**
+ * Calls the tool with arguments of PATH_ESCAPES and checks it is refused before any REST call:
+ * the refusal names the parameter, no REST answer is behind it (a refused REST call's body would
+ * be the structured content), and the key's counts do not move.
+ */
+export async function expectRefusedBeforeAnyCall(
+  client: Client,
+  [name, args, parameter]: (typeof PATH_ESCAPES)[number],
+  counts: () => Promise<unknown>,
+): Promise<void> {
+  const before = await counts();
+  const result = await callTool(client, name, args);
+  expect(result.isError).toBe(true);
+  expect(textOf(result)).toMatch(new RegExp(`^INVALID_PARAMETER: ${parameter} `));
+  expect(result.structuredContent).toBeUndefined();
+  expect(await counts()).toEqual(before);
+}
 
 /**
  * A tool call; a burst refusal of its REST call (which refused tool calls and the usage reads

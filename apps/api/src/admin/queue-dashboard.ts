@@ -344,13 +344,11 @@ function errorAnswer(
 }
 
 /**
- * A form body anywhere but the login and logout posts is refused unread: a form is what another
- * site's page can post without asking, and the board's API takes JSON. Nest adds a form parser
- * of its own to the root at `init()`; this scope replaces whatever it inherited, so it does not
- * depend on when that happens.
+ * A form body anywhere but the login and logout posts is refused unread, saying where forms are
+ * taken: a form is what another site's page can post without asking, and the board's API takes
+ * JSON. (The root takes no form: the service's body parsers are JSON's, request-bodies.ts.)
  */
 function refuseForms(dashboard: FastifyInstance): void {
-  if (dashboard.hasContentTypeParser(FORM)) dashboard.removeContentTypeParser(FORM);
   dashboard.addContentTypeParser(FORM, (_request, _payload, done) => done(FORM_REFUSED()));
 }
 

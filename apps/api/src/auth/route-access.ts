@@ -19,6 +19,11 @@ export function DeclareAccess(access: RouteAccess): ClassDecorator {
   return WithRoutesConfig({ [ACCESS]: access });
 }
 
+/** Whether a route's config declares who may call it (a route of a KeyAccess controller). */
+export function declaresAccess(config: Record<string, unknown> | undefined): boolean {
+  return config?.[ACCESS] !== undefined;
+}
+
 /**
  * The rule a request is admitted under, from its route's declarations alone: its access and
  * its credit cost. A route that states no cost is charged: forgetting @CreditCost must not make

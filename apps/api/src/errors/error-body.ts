@@ -2,8 +2,9 @@ import type { ErrorShape } from './error-shape.js';
 
 /**
  * `error` of the general shape for each status the service answers: the category as the live
- * service writes it, else the HTTP reason phrase. The OpenAPI document's enum is these values,
- * so a status missing here would answer a category clients were never told of.
+ * service writes it where it has one, else the HTTP reason phrase. The OpenAPI document's enum
+ * is these values; a status missing here (a bug) is answered as the nearest listed category,
+ * Bad Request or Internal Server Error, never one clients were not told of.
  */
 export const GENERAL_ERROR_CATEGORIES = {
   400: 'Bad Request',

@@ -2,7 +2,7 @@ import type { CheckpointStore, ReadDatabase } from '#app/persistence';
 import { DECORATORS } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestAdmission } from '../auth/request-admission.js';
-import { routeAdmissionRule } from '../auth/route-access.js';
+import { declaresAccess, routeAdmissionRule } from '../auth/route-access.js';
 import { sendErrorReply } from '../errors/error-body.filter.js';
 import type { AnswerCache, KeptAnswer } from './answer-cache.js';
 import { sentBody } from './http-caching.js';
@@ -45,7 +45,9 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * its path parameters and the query parameters it documents) is answered ahead of Nest's
  * request pipeline while the read models named by `projectors` stand still. The route must
  * read nothing else: the lane hands it only the query parameters it documents (@ApiQuery), and
- * its answer must depend on nothing but them and those read models (not on the clock).
+ * its body must depend on nothing but them and those read models. Its caching headers are kept
+ * with it: those that follow the clock (an open period that ends) catch up when the answer is
+ * read again, within READ_CACHE_SECONDS.
  */
 export function ServedAheadOfNest(projectors: readonly string[]): MethodDecorator {
   return (target, key, descriptor) =>
@@ -103,6 +105,13 @@ export function serveReadsAheadOfNest(
   cache: AnswerCache,
   reads: ReadDatabase,
 ): void {
+  // A lane route admits by its own declarations: one without them would admit any key.
+  fastify.addHook('onRoute', (route) => {
+    const config = route.config as Record<string, unknown> | undefined;
+    if (config?.[LANE] && !declaresAccess(config)) {
+      throw new Error(`${route.url} is served ahead of Nest but declares no KeyAccess`);
+    }
+  });
   const answering = new Map<string, Promise<KeptAnswer | undefined>>();
   const goFirst = (request: FastifyRequest, reply: FastifyReply) => {
     const key = request.laneKey!;

@@ -1,5 +1,4 @@
-import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
-import { jsonShapeProblem } from '#app/contracts';
+import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import { ApiError } from '../errors/api-error.js';
 
 function problems(errors: ValidationError[], path = ''): { field: string; reasons: string[] }[] {
@@ -16,19 +15,11 @@ export function invalidBody(errors: { field: string; reasons: string[] }[]): Api
 }
 
 /**
- * Refuses, before class-transformer sees it, a body it would choke on (nested thousands deep, or
- * with a `constructor` key) or that the database would refuse (a NUL character).
+ * Request bodies: unknown fields refused, failures in the documented 400 body. What
+ * class-transformer would choke on (nesting thousands deep, a `constructor` key) or the database
+ * refuse (a NUL character) the body parser refused already (request-bodies.ts).
  */
-class ShapeCheckingValidationPipe extends ValidationPipe {
-  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const shape = jsonShapeProblem(value);
-    if (shape) throw invalidBody([{ field: shape.field, reasons: [shape.reason] }]);
-    return super.transform(value, metadata);
-  }
-}
-
-/** Request bodies: unknown fields refused, failures in the documented 400 body. */
-export const validationPipe = new ShapeCheckingValidationPipe({
+export const validationPipe = new ValidationPipe({
   whitelist: true,
   forbidNonWhitelisted: true,
   exceptionFactory: (errors) => invalidBody(problems(errors)),
