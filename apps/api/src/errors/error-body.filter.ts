@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { CodedError, isRedisUnavailable, ServiceUnavailable } from '#app/contracts';
 import { isDatabaseUnavailable, isStatementCancelled } from '#app/persistence';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody, type ErrorDescription } from './error-body.js';
+import { errorBody, errorStatus, type ErrorDescription } from './error-body.js';
 import { errorShapeOf } from './error-shape.js';
 
 /** Anything thrown, as the documented error description; internals never leave the process. */
@@ -18,14 +18,14 @@ export function describeError(exception: unknown): ErrorDescription {
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
-    return { status, code: codeForStatus(status), message: exception.message };
+    return { status, code: errorStatus(status).code, message: exception.message };
   }
   // Fastify's own errors (unparsable JSON, body too large, wrong content type) carry a 4xx.
   const fastifyError = exception as { statusCode?: number; message?: string; code?: string };
   if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode < 500) {
     return {
       status: fastifyError.statusCode,
-      code: codeForStatus(fastifyError.statusCode),
+      code: errorStatus(fastifyError.statusCode).code,
       message: fastifyError.message ?? 'Bad request',
     };
   }
@@ -45,19 +45,6 @@ function outageOf(exception: unknown): ServiceUnavailable | null {
     isStatementCancelled(exception)
     ? new ServiceUnavailable(RETRY_AFTER_SECONDS)
     : null;
-}
-
-function codeForStatus(status: number): string {
-  const codes: Record<number, string> = {
-    400: 'BAD_REQUEST',
-    401: 'AUTH_INVALID',
-    403: 'FORBIDDEN',
-    404: 'NOT_FOUND',
-    405: 'METHOD_NOT_ALLOWED',
-    413: 'PAYLOAD_TOO_LARGE',
-    415: 'UNSUPPORTED_MEDIA_TYPE',
-  };
-  return codes[status] ?? 'ERROR';
 }
 
 const logger = new Logger('Errors');

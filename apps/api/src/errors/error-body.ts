@@ -1,30 +1,38 @@
 import type { ErrorShape } from './error-shape.js';
 
 /**
- * `error` of the general shape for each status the service answers: the category as the live
- * service writes it where it has one, else the HTTP reason phrase. The OpenAPI document's enum
- * is these values; a status missing here (a bug) is answered as the nearest listed category,
- * Bad Request or Internal Server Error, never one clients were not told of.
+ * Each status the service answers: the `error` of its general shape (the category as the live
+ * service writes it where it has one, else the HTTP reason phrase), and the code a coded answer
+ * gets when nothing names a more precise one (a refusal of the framework's). The OpenAPI
+ * document's enum of categories is these; a status missing here (a bug) is answered as the
+ * nearest listed one, 400 or 500, never as one clients were not told of.
  */
-export const GENERAL_ERROR_CATEGORIES = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-  413: 'Payload Too Large',
-  414: 'URI Too Long',
-  415: 'Unsupported Media Type',
-  429: 'Rate limit exceeded',
-  431: 'Request Header Fields Too Large',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-} as const satisfies Record<number, string>;
+const ERROR_STATUSES = {
+  400: { category: 'Bad Request', code: 'BAD_REQUEST' },
+  401: { category: 'Unauthorized', code: 'AUTH_INVALID' },
+  403: { category: 'Forbidden', code: 'FORBIDDEN' },
+  404: { category: 'Not Found', code: 'NOT_FOUND' },
+  405: { category: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED' },
+  408: { category: 'Request Timeout', code: 'REQUEST_TIMEOUT' },
+  413: { category: 'Payload Too Large', code: 'PAYLOAD_TOO_LARGE' },
+  414: { category: 'URI Too Long', code: 'URI_TOO_LONG' },
+  415: { category: 'Unsupported Media Type', code: 'UNSUPPORTED_MEDIA_TYPE' },
+  429: { category: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED' },
+  431: { category: 'Request Header Fields Too Large', code: 'HEADERS_TOO_LARGE' },
+  500: { category: 'Internal Server Error', code: 'INTERNAL_ERROR' },
+  503: { category: 'Service Unavailable', code: 'SERVICE_UNAVAILABLE' },
+} as const satisfies Record<number, { category: string; code: string }>;
 
-const categoryOf = (status: number): string =>
-  (GENERAL_ERROR_CATEGORIES as Record<number, string>)[status] ??
-  (status >= 500 ? GENERAL_ERROR_CATEGORIES[500] : GENERAL_ERROR_CATEGORIES[400]);
+/** The general shape's categories, as the OpenAPI document lists them. */
+export const GENERAL_ERROR_CATEGORIES = Object.values(ERROR_STATUSES).map(
+  ({ category }) => category,
+);
+
+/** The category and default code of `status` (see ERROR_STATUSES). */
+export function errorStatus(status: number): { category: string; code: string } {
+  const statuses: Record<number, { category: string; code: string }> = ERROR_STATUSES;
+  return statuses[status] ?? (status >= 500 ? ERROR_STATUSES[500] : ERROR_STATUSES[400]);
+}
 
 export interface ErrorDescription {
   status: number;
@@ -43,7 +51,7 @@ export function errorBody(
     shape === 'coded'
       ? { error: error.message, code: error.code }
       : {
-          error: categoryOf(error.status),
+          error: errorStatus(error.status).category,
           message: error.message,
         };
   if (error.details) body.details = error.details;

@@ -17,7 +17,7 @@ import {
   ServiceUnavailableErrorDto,
 } from './errors.dto.js';
 import { DeclareErrorShape, type ErrorShape } from '../errors/error-shape.js';
-import { GENERAL_ERROR_CATEGORIES } from '../errors/error-body.js';
+import { errorStatus } from '../errors/error-body.js';
 
 /**
  * Composite decorators that keep the controllers' OpenAPI metadata short and uniform: who may
@@ -77,7 +77,7 @@ function generalExample(
   message: string,
   details?: Record<string, unknown>,
 ): unknown {
-  return { error: GENERAL_ERROR_CATEGORIES[status], message, ...(details ? { details } : {}) };
+  return { error: errorStatus(status).category, message, ...(details ? { details } : {}) };
 }
 
 const SERVER_ERROR_TRACE = {
