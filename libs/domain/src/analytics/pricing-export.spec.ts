@@ -109,9 +109,12 @@ describe('exportText', () => {
 
   it('writes NDJSON: each document as the pricing route gives it, monthly equivalents in', async () => {
     const parts = await text('ndjson', [[FIRST, SECOND]]);
-    expect(parts).toHaveLength(1);
-    const lines = parts[0]!.split('\n');
-    expect(lines.pop()).toBe('');
+    // One part per document, so that a writer never holds a chunk's text at once.
+    expect(parts).toHaveLength(2);
+    expect(
+      parts.every((part) => part.endsWith('\n') && part.indexOf('\n') === part.length - 1),
+    ).toBe(true);
+    const lines = parts.map((part) => part.slice(0, -1));
     const [pro, empty] = FIRST.plans as [Plan, Plan];
     const [free] = SECOND.plans as [Plan];
     expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([

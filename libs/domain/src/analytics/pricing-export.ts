@@ -44,9 +44,10 @@ type CsvValue = string | number | boolean | null;
 
 /**
  * The text of an export, from the documents of its extractions read a chunk at a time: one
- * string per chunk (the CSV header before them), so a writer that waits for each to drain holds
- * one chunk's text at most, however long the export. With `convert`, each chunk's rates are read
- * for it (the rates of its own currencies, never the whole table at once).
+ * string per document (its NDJSON line, or its CSV lines after the header), so a writer that
+ * waits for each to drain holds one chunk's documents and a few of their texts, however long the
+ * export. With `convert`, each chunk's rates are read for it (the rates of its own currencies,
+ * never the whole table at once).
  */
 export async function* exportText(
   format: ExportFormat,
@@ -60,12 +61,10 @@ export async function* exportText(
   }
   for await (const documents of chunks) {
     const target = convert && (await convert(documents));
-    const answers = documents.map((document) => pricingAnswer(document, target));
-    yield answers
-      .map((answer) =>
-        format === 'csv' ? csvLines(answer, target !== undefined) : ndjsonLine(answer),
-      )
-      .join('');
+    for (const document of documents) {
+      const answer = pricingAnswer(document, target);
+      yield format === 'csv' ? csvLines(answer, target !== undefined) : ndjsonLine(answer);
+    }
   }
 }
 
