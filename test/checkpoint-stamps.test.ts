@@ -1,4 +1,6 @@
+import { setTimeout } from 'node:timers/promises';
 import { CheckpointStampBoard, CheckpointStore, TransactionRunner } from '#app/persistence';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestAndProject } from './support/catalogue-fixture.js';
 import { records } from './support/records.js';
@@ -87,6 +89,40 @@ describe.runIf(environment.dialect === 'postgres')('checkpoint stamps on Postgre
     expect((await board.read(NAMES)).stamps).toEqual([null, null]);
     // A later reader publishes the database's stamp under the new fence.
     expect(await publishedByAReader()).toBe(await databaseStamp());
+  });
+
+  it('has the requests that find no stamp share one database read, a stalled one included', async () => {
+    // No stamp on Redis, current or lapsed, and the checkpoint table locked by another session.
+    await board.unsettle(NAMES);
+    const stall = new pg.Client({ connectionString: environment.env.DATABASE_URL });
+    await stall.connect();
+    try {
+      await stall.query(`SET search_path = ${environment.env.DATABASE_SCHEMA}`);
+      await stall.query('BEGIN');
+      await stall.query('LOCK TABLE projection_checkpoints IN ACCESS EXCLUSIVE MODE');
+      const {
+        rows: [{ pid: stallPid }],
+      } = await stall.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const stamps = Array.from({ length: 8 }, () => stampNow());
+      const blockedStampReads = async () => {
+        const [{ count }] = await transactions.query<{ count: number }>(
+          `SELECT COUNT(*)::int AS count FROM pg_stat_activity
+           WHERE $1 = ANY(pg_blocking_pids(pid)) AND query LIKE '%updated_at FROM projection_checkpoints%'`,
+          [stallPid],
+        );
+        return count;
+      };
+      await waitFor('a stamp read to wait for the lock', async () =>
+        (await blockedStampReads()) > 0 ? true : undefined,
+      );
+      // Time for any other request's read to reach the lock: none does, one connection waits.
+      await setTimeout(200);
+      expect(await blockedStampReads()).toBe(1);
+      await stall.query('ROLLBACK');
+      expect(new Set(await Promise.all(stamps)).size).toBe(1);
+    } finally {
+      await stall.end();
+    }
   });
 });
 

@@ -45,8 +45,8 @@ for i = 1, #ARGV do
 end`;
 
 /**
- * ARGV: the lifetime, then (name, fence, stamp) triples; a stamp whose fence moved is dropped.
- * The hash itself goes a lifetime after the last publication (its stamps are all past theirs).
+ * ARGV: how long the hash is kept, then (name, fence, stamp) triples; a stamp whose fence moved
+ * is dropped.
  */
 const PUBLISH = `
 local now = redis.call('TIME')
@@ -66,6 +66,14 @@ redis.call('PEXPIRE', KEYS[1], ARGV[1])`;
  */
 const STAMP_LIFETIME_MS = 5_000;
 
+/**
+ * How long the stamps are kept after the last publication, lapsed: through a stall of the
+ * database (when no one can publish), a request goes on with them rather than wait for it, so
+ * they must outlast the answers kept under them (READ_CACHE_SECONDS, a minute by default). A
+ * namespace no longer read leaves nothing behind past it.
+ */
+const LAPSED_STAMPS_KEPT_MS = 60 * 60_000;
+
 const COMMAND_TIMEOUT_MS = 1_000;
 
 interface BoardCommands {
@@ -79,7 +87,7 @@ interface BoardCommands {
   publishCheckpointStamps(
     stamps: string,
     fences: string,
-    lifetimeMs: number,
+    keptMs: number,
     ...triples: string[]
   ): Promise<null>;
 }
@@ -179,7 +187,7 @@ export class CheckpointStampBoard implements OnApplicationShutdown {
     await this.connection.publishCheckpointStamps(
       this.stampsKey,
       this.fencesKey,
-      STAMP_LIFETIME_MS,
+      LAPSED_STAMPS_KEPT_MS,
       ...triples,
     );
   }

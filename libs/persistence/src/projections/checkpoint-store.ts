@@ -62,6 +62,12 @@ const positionOf = (row: CheckpointRow): LogPosition => ({
  */
 @Injectable()
 export class CheckpointStore {
+  /**
+   * The database reads of stamps under way, by the names read: the requests that find no
+   * current stamp on Redis together (every one, when the stamps lapse) share one read.
+   */
+  private readonly stampReads = new Map<string, Promise<string>>();
+
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly board: CheckpointStampBoard,
@@ -129,9 +135,12 @@ export class CheckpointStore {
    */
   async stamp(names: readonly string[], published: PublishedStamps | null): Promise<string> {
     if (published?.stamps.every((stamp) => stamp !== null)) return published.stamps.join(' ');
-    if (!published) return (await this.storedStamps(names, 'read')).join(' ');
-    const current = this.readAndPublish(names, published);
-    if (!published.lapsed.every((stamp) => stamp !== null)) return current;
+    const current = this.sharedStampRead(names, async () =>
+      published
+        ? this.readAndPublish(names, published)
+        : (await this.storedStamps(names, 'read')).join(' '),
+    );
+    if (!published?.lapsed.every((stamp) => stamp !== null)) return current;
     // Stamps only lapsed, not taken down: they are the current ones unless a projector moved
     // while Redis was away. A database that cannot say in time (busy, stalled) is not waited for.
     current.catch(() => undefined);
@@ -140,6 +149,20 @@ export class CheckpointStore {
       current,
       new Promise<string>((use) => setTimeout(() => use(lapsed), LAPSED_STAMP_PATIENCE_MS).unref()),
     ]);
+  }
+
+  /**
+   * `read`, unless a read of the same stamps is under way: that one's stamp is as current as a
+   * read begun now, give or take the time one read takes (as a stamp just read on Redis is).
+   */
+  private sharedStampRead(names: readonly string[], read: () => Promise<string>): Promise<string> {
+    const key = names.join(' ');
+    let reading = this.stampReads.get(key);
+    if (!reading) {
+      reading = read().finally(() => this.stampReads.delete(key));
+      this.stampReads.set(key, reading);
+    }
+    return reading;
   }
 
   /** The stamps read from the database, published for the next request when none is moving. */
