@@ -1,8 +1,9 @@
 import { Controller, Get, Module } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CompanyReader, PricingSnapshotReader, TransactionRunner } from '#app/persistence';
+import { PricingSnapshotReader, TransactionRunner } from '#app/persistence';
 import { KeyAccess } from '../apps/api/src/auth/api-key.guard.js';
+import { CompaniesQueries } from '../apps/api/src/companies/companies.queries.js';
 import { AdmissionModule } from '../apps/api/src/auth/admission.module.js';
 import { ServedAheadOfNest } from '../apps/api/src/http/read-lane.js';
 import { CreditCost } from '../apps/api/src/metering/credit-cost.decorator.js';
@@ -278,10 +279,10 @@ describe('the read lane', () => {
   // On SQLite a route reads its file without yielding to the event loop, so the first read is
   // answered before the others arrive; on PostgreSQL they wait for it.
   it('sends one of concurrent first reads to its route, and the others what it kept', async () => {
-    const reader = api.app.get(CompanyReader);
-    const readPage = reader.page.bind(reader);
+    const queries = api.app.get(CompaniesQueries);
+    const list = queries.list.bind(queries);
     let routed = 0;
-    reader.page = (query) => ((routed += 1), readPage(query));
+    queries.list = (...asked) => ((routed += 1), list(...asked));
     const path = '/api/companies?search=lane&limit=7';
     try {
       const answers = await Promise.all(Array.from({ length: 8 }, () => get(path)));
@@ -293,7 +294,7 @@ describe('the read lane', () => {
       expect((await get(path)).status).toBe(200);
       expect(routed).toBe(1);
     } finally {
-      reader.page = readPage;
+      queries.list = list;
     }
   });
 });

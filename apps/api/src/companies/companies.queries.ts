@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CATEGORIES } from '#app/domain';
 import {
+  CheckpointStore,
   CompanyReader,
   PageReader,
   type CompanyEntity,
@@ -8,10 +9,14 @@ import {
   type CompanyOrder,
 } from '#app/persistence';
 import { SlugResolver } from '../catalogue/slug-resolver.js';
+import { AnswerCache } from '../http/answer-cache.js';
 import { pageReference } from '../pages/page-reference.js';
 
 /** The read model a companies list is made from. */
 export const COMPANY_LIST_READ_MODELS = ['companies'];
+
+/** The most matches whose ids a search keeps (about 35 KB of JSON), one read for all its pages. */
+const KEPT_MATCHES = 5_000;
 
 /** The reads of the companies and categories routes, shaped as the interface returns them. */
 @Injectable()
@@ -20,18 +25,43 @@ export class CompaniesQueries {
     private readonly companies: CompanyReader,
     private readonly pages: PageReader,
     private readonly slugs: SlugResolver,
+    private readonly checkpoints: CheckpointStore,
+    private readonly answers: AnswerCache,
   ) {}
 
   /** Page `page` (from 1) of `limit` companies matching `filters` in `order`, and its pagination. */
   async list(filters: CompanyFilters, order: CompanyOrder, page: number, limit: number) {
-    const [rows, total] = await Promise.all([
-      this.companies.page({ ...filters, ...order, limit, offset: (page - 1) * limit }),
-      this.companies.count(filters),
-    ]);
+    const offset = (page - 1) * limit;
+    const ids = await this.matchingIds(filters, order);
+    const [rows, total] = ids
+      ? [await this.companies.byIds(ids.slice(offset, offset + limit)), ids.length]
+      : await Promise.all([
+          this.companies.page({ ...filters, ...order, limit, offset }),
+          this.companies.count(filters),
+        ]);
     return {
       data: rows.map(companySummary),
       pagination: { total, page, limit, has_more: page * limit < total },
     };
+  }
+
+  /**
+   * The ids of the companies matching `filters` in `order`, or null when more than KEPT_MATCHES
+   * match, kept with the answers for each state of the companies read model: every page of a
+   * narrow search is then a primary-key read, where each would scan and count the matches again
+   * (a search's 16 pages cost one scan instead of 32: the companies benchmark's figure).
+   */
+  private async matchingIds(
+    filters: CompanyFilters,
+    order: CompanyOrder,
+  ): Promise<number[] | null> {
+    const stamp = await this.checkpoints.currentStamp(COMPANY_LIST_READ_MODELS);
+    const key = `companies ids ${JSON.stringify(filters)} ${JSON.stringify(order)} @${stamp}`;
+    const kept = this.answers.get(key);
+    if (kept) return JSON.parse(kept.body.toString()) as number[] | null;
+    const ids = await this.companies.matchingIds({ ...filters, ...order }, KEPT_MATCHES);
+    this.answers.keep(key, JSON.stringify(ids), { etag: null, maxAgeSeconds: null });
+    return ids;
   }
 
   /** The company a slug names, with its pages when asked; 404 with a suggestion when none. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Repository } from 'typeorm';
+import { In, type Repository } from 'typeorm';
 import { CompanyEntity } from '../entities/company.entity.js';
 import { ReadDatabase } from '../replicas/read-database.js';
 
@@ -50,6 +50,32 @@ export class CompanyReader {
     return this.companies((companies) =>
       ordered(companies, query).offset(query.offset).limit(query.limit).getMany(),
     );
+  }
+
+  /**
+   * The ids of every company matching `query`, in its order, or null when more than `most`
+   * match: one read that every page of a narrow search can then be cut from.
+   */
+  async matchingIds(query: CompanyOrder & CompanyFilters, most: number): Promise<number[] | null> {
+    const rows = await this.companies((companies) =>
+      ordered(companies, query)
+        .select('company.id', 'id')
+        .limit(most + 1)
+        .getRawMany<{ id: number | string }>(),
+    );
+    return rows.length > most ? null : rows.map((row) => Number(row.id));
+  }
+
+  /** The companies with these ids, in the order of `ids` (an id no longer there is skipped). */
+  async byIds(ids: readonly number[]): Promise<CompanyEntity[]> {
+    if (ids.length === 0) return [];
+    const found = new Map(
+      (await this.companies((companies) => companies.findBy({ id: In(ids) }))).map((company) => [
+        company.id,
+        company,
+      ]),
+    );
+    return ids.flatMap((id) => found.get(id) ?? []);
   }
 
   /** How many companies match `filters` (a plain COUNT: getManyAndCount's COUNT(DISTINCT id) sorts them all). */
