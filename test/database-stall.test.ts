@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { STAMP_LIFETIME_MS } from '#app/persistence';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestAndProject } from './support/catalogue-fixture.js';
 import { records } from './support/records.js';
@@ -17,8 +18,6 @@ import { testEnvironment } from './support/test-environment.js';
  */
 
 const STATEMENT_TIMEOUT_MS = 2_000;
-/** How long a stamp published on Redis is read as current (checkpoint-stamp-board.ts). */
-const STAMP_LIFETIME_MS = 5_000;
 /** Far below the statement timeout: an answer that waited for the database would miss it. */
 const AT_ONCE_MS = 1_000;
 

@@ -267,6 +267,32 @@ describe('the read lane', () => {
     expect(await names()).toEqual(['laneway2.io']);
   });
 
+  it('cuts every page of a search from its matches as the read model stands', async () => {
+    await ingestAndProject(api, [
+      records.company('pager-a.io', { name: 'Pager A' }),
+      records.company('pager-b.io', { name: 'Pager B' }),
+    ]);
+    const page = async (number: number) =>
+      (await (await get(`/api/companies?search=pager-&limit=1&page=${number}`)).json()) as {
+        data: { slug: string }[];
+        pagination: { total: number; has_more: boolean };
+      };
+    expect(await page(1)).toMatchObject({
+      data: [{ slug: 'pager-a.io' }],
+      pagination: { total: 2, has_more: true },
+    });
+    expect(await page(2)).toMatchObject({
+      data: [{ slug: 'pager-b.io' }],
+      pagination: { total: 2, has_more: false },
+    });
+    await ingestAndProject(api, [records.company('pager-c.io', { name: 'Pager C' })]);
+    expect(await page(2)).toMatchObject({
+      data: [{ slug: 'pager-b.io' }],
+      pagination: { total: 3, has_more: true },
+    });
+    expect(await page(3)).toMatchObject({ data: [{ slug: 'pager-c.io' }] });
+  });
+
   it('keeps a company by slug until the companies or pages read model moves', async () => {
     const path = '/api/companies/lane.io?include=pages';
     const pages = async () =>

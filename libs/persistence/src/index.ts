@@ -18,6 +18,7 @@ export {
 } from './projections/checkpoint-store.js';
 export {
   CheckpointStampBoard,
+  STAMP_LIFETIME_MS,
   type PublishedStamps,
 } from './projections/checkpoint-stamp-board.js';
 export {

@@ -1,7 +1,8 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CATEGORIES } from '#app/domain';
 import type { CompanyFilters } from '#app/persistence';
+import type { FastifyRequest } from 'fastify';
 import { KeyAccess } from '../auth/api-key.guard.js';
 import { ApiError } from '../errors/api-error.js';
 import { ServedAheadOfNest } from '../http/read-lane.js';
@@ -79,7 +80,7 @@ export class CompaniesController {
   })
   @ApiOkResponse({ type: CompanyListDto, description: 'One page of matching companies' })
   @ApiErrorResponses('general', [400, 401, 403, 500], COMPANIES_ERROR_EXAMPLES.list)
-  async list(@Query() query: Record<string, QueryValue>) {
+  async list(@Query() query: Record<string, QueryValue>, @Req() request: FastifyRequest) {
     const { limit, page } = pageParameters(query);
     const filters: CompanyFilters = {
       search: optionalText('search', query.search),
@@ -91,6 +92,7 @@ export class CompaniesController {
       sortParameter(query.sort, SORT_FIELDS, 'name'),
       page,
       limit,
+      request.laneStamp,
     );
   }
 

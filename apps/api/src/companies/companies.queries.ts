@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CATEGORIES } from '#app/domain';
 import {
-  CheckpointStore,
   CompanyReader,
   PageReader,
   type CompanyEntity,
@@ -25,14 +24,26 @@ export class CompaniesQueries {
     private readonly companies: CompanyReader,
     private readonly pages: PageReader,
     private readonly slugs: SlugResolver,
-    private readonly checkpoints: CheckpointStore,
     private readonly answers: AnswerCache,
   ) {}
 
-  /** Page `page` (from 1) of `limit` companies matching `filters` in `order`, and its pagination. */
-  async list(filters: CompanyFilters, order: CompanyOrder, page: number, limit: number) {
+  /**
+   * Page `page` (from 1) of `limit` companies matching `filters` in `order`, and its pagination,
+   * read from the companies read model as `stamp` names it (the read lane's, when it admitted
+   * the request).
+   */
+  async list(
+    filters: CompanyFilters,
+    order: CompanyOrder,
+    page: number,
+    limit: number,
+    stamp: string | undefined,
+  ) {
     const offset = (page - 1) * limit;
-    const ids = await this.matchingIds(filters, order);
+    const ids =
+      stamp !== undefined && filters.search !== undefined
+        ? await this.searchMatches(filters, order, stamp)
+        : null;
     const [rows, total] = ids
       ? [await this.companies.byIds(ids.slice(offset, offset + limit)), ids.length]
       : await Promise.all([
@@ -46,16 +57,16 @@ export class CompaniesQueries {
   }
 
   /**
-   * The ids of the companies matching `filters` in `order`, or null when more than KEPT_MATCHES
-   * match, kept with the answers for each state of the companies read model: every page of a
-   * narrow search is then a primary-key read, where each would scan and count the matches again
-   * (a search's 16 pages cost one scan instead of 32: the companies benchmark's figure).
+   * The ids of the companies a search matches, in `order`, or null when more than KEPT_MATCHES
+   * match, kept with the answers under the stamp of the state they were read from: every page
+   * of a narrow search is then a primary-key read, where each would scan and count the matches
+   * again.
    */
-  private async matchingIds(
+  private async searchMatches(
     filters: CompanyFilters,
     order: CompanyOrder,
+    stamp: string,
   ): Promise<number[] | null> {
-    const stamp = await this.checkpoints.currentStamp(COMPANY_LIST_READ_MODELS);
     const key = `companies ids ${JSON.stringify(filters)} ${JSON.stringify(order)} @${stamp}`;
     const kept = this.answers.get(key);
     if (kept) return JSON.parse(kept.body.toString()) as number[] | null;

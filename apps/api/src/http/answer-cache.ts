@@ -31,7 +31,8 @@ function ownBytes(text: string | Buffer): Buffer {
 
 /**
  * The answers the read lane (read-lane.ts) sends again, in this process only, under the key the
- * lane makes of what a route reads (its parameters and the stamp of its read models). Bounded by
+ * lane makes of what a route reads (its parameters and the stamp of its read models); and, under
+ * keys of their own (`companies ids ...`), the ids a companies search matches. Bounded by
  * READ_CACHE_MB, every entry counted whole: its bytes, its key and its overhead (0 turns it
  * off); an entry also goes after READ_CACHE_SECONDS, so a change no checkpoint sees (an
  * operator's SQL) shows within that time. Kept as bytes: a large answer is written to the socket
@@ -52,9 +53,14 @@ export class AnswerCache {
             sizeCalculation: (answer, key) =>
               answer.body.length + Buffer.byteLength(key) + ENTRY_OVERHEAD_BYTES,
           });
-    metrics.gauge('answer_cache_entries', 'Answers the read lane keeps', [], async (gauge) => {
-      gauge.set(this.cache?.size ?? 0);
-    });
+    metrics.gauge(
+      'answer_cache_entries',
+      'Answers the read lane keeps (and search ids)',
+      [],
+      async (gauge) => {
+        gauge.set(this.cache?.size ?? 0);
+      },
+    );
     metrics.gauge(
       'answer_cache_bytes',
       'What the kept answers count against READ_CACHE_MB: bytes, keys and overhead',

@@ -13,6 +13,11 @@ declare module 'fastify' {
     /** Set by the lane once it has admitted a request: where its answer is kept. */
     laneKey?: string;
     /**
+     * Set with laneKey: the stamp of the route's read models the answer is kept under, so the
+     * state the route must read (a read replica is chosen to hold it).
+     */
+    laneStamp?: string;
+    /**
      * Set on the request that goes to its route for an answer the lane does not hold: hands the
      * answer it kept (or nothing) to the requests for the same one that arrived meanwhile.
      */
@@ -137,6 +142,7 @@ export function serveReadsAheadOfNest(
       const stamp = await checkpoints.stamp(projectors, await published);
       // The answer is made from these read models alone: a replica must hold them as stamped.
       reads.noteFloor(projectors, stamp);
+      request.laneStamp = stamp;
       request.laneKey = answerKey(request, rule, stamp);
     } catch (error) {
       sendErrorReply(error, request, reply);

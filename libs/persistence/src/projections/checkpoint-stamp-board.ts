@@ -64,12 +64,13 @@ redis.call('PEXPIRE', KEYS[1], ARGV[1])`;
  * could not take its stamp down while Redis was away, a checkpoint moved by an operator's SQL).
  * Within it, so within the time that the contract gives a new file to show (5 s).
  */
-const STAMP_LIFETIME_MS = 5_000;
+export const STAMP_LIFETIME_MS = 5_000;
 
 /**
  * How long the stamps are kept after the last publication, lapsed: through a stall of the
  * database (when no one can publish), a request goes on with them rather than wait for it, so
- * they must outlast the answers kept under them (READ_CACHE_SECONDS, a minute by default). A
+ * they must outlast the answers kept under them (READ_CACHE_SECONDS, a minute by default; an
+ * answer kept longer is read again from the database once the stall has lasted an hour). A
  * namespace no longer read leaves nothing behind past it.
  */
 const LAPSED_STAMPS_KEPT_MS = 60 * 60_000;

@@ -38,6 +38,9 @@ export interface CheckpointState {
 /** PostgreSQL's SQLSTATE for a row lock that NOWAIT would have had to wait for. */
 const LOCK_NOT_AVAILABLE = '55P03';
 
+/** How long a database read of stamps is joined by the requests that need the same ones. */
+const SHARED_STAMP_READ_MS = 1_000;
+
 /**
  * How long a request whose stamps have lapsed waits for the database's, before it goes on with
  * the lapsed ones: a healthy database answers in a millisecond or two.
@@ -64,7 +67,8 @@ const positionOf = (row: CheckpointRow): LogPosition => ({
 export class CheckpointStore {
   /**
    * The database reads of stamps under way, by the names read: the requests that find no
-   * current stamp on Redis together (every one, when the stamps lapse) share one read.
+   * current stamp on Redis together (every one, when the stamps lapse) share one read, joined
+   * for SHARED_STAMP_READ_MS at most.
    */
   private readonly stampReads = new Map<string, Promise<string>>();
 
@@ -131,7 +135,8 @@ export class CheckpointStore {
    * from those read models can be kept under it for as long as it is current. Taken from
    * `published` (publishedStamps()) when every one is there; otherwise read from the database
    * and published for the next request, unless a projector is moving one of them right now
-   * (when the published ones have only lapsed, for LAPSED_STAMP_PATIENCE_MS at most).
+   * (when the published ones have only lapsed, for LAPSED_STAMP_PATIENCE_MS at most). Requests
+   * that need the database's stamp together share one read of it (sharedStampRead).
    */
   async stamp(names: readonly string[], published: PublishedStamps | null): Promise<string> {
     if (published?.stamps.every((stamp) => stamp !== null)) return published.stamps.join(' ');
@@ -140,7 +145,7 @@ export class CheckpointStore {
         ? this.readAndPublish(names, published)
         : (await this.storedStamps(names, 'read')).join(' '),
     );
-    if (!published?.lapsed.every((stamp) => stamp !== null)) return current;
+    if (!published || !published.lapsed.every((stamp) => stamp !== null)) return current;
     // Stamps only lapsed, not taken down: they are the current ones unless a projector moved
     // while Redis was away. A database that cannot say in time (busy, stalled) is not waited for.
     current.catch(() => undefined);
@@ -157,11 +162,16 @@ export class CheckpointStore {
    */
   private sharedStampRead(names: readonly string[], read: () => Promise<string>): Promise<string> {
     const key = names.join(' ');
-    let reading = this.stampReads.get(key);
-    if (!reading) {
-      reading = read().finally(() => this.stampReads.delete(key));
-      this.stampReads.set(key, reading);
-    }
+    const under = this.stampReads.get(key);
+    if (under) return under;
+    const reading = read();
+    this.stampReads.set(key, reading);
+    const leave = () => {
+      if (this.stampReads.get(key) === reading) this.stampReads.delete(key);
+    };
+    reading.then(leave, leave);
+    // A read that does not end (a connection dead under it) holds only those that joined it.
+    setTimeout(leave, SHARED_STAMP_READ_MS).unref();
     return reading;
   }
 
