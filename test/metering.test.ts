@@ -26,12 +26,9 @@ afterAll(async () => {
 const HOUR = 3_600_000;
 // Redis expires the counters by the real clock: every moment these tests name is in the future.
 const YEAR = new Date().getUTCFullYear() + 1;
-const plan = (requestsPerHour: number, creditsPerMonth: number): PlanDefinition => ({
-  name: 'test',
-  requestsPerHour,
-  creditsPerMonth,
-  features: ['companies'],
-});
+/** The plans users get: every limit here is the shipped one (free: 100 an hour, 1,000 a month). */
+const FREE = config.planNamed('free')!;
+const ENTERPRISE = config.planNamed('enterprise')!;
 const at = (iso: string) => new Date(iso);
 const later = (start: Date, ms: number) => new Date(start.getTime() + ms);
 
@@ -49,32 +46,56 @@ async function charges(
   return results;
 }
 
+/**
+ * `count` charges of a key from `start`, as many an hour as its plan admits: each hour's at the
+ * same instant (they open a window together), an hour after the last.
+ */
+async function chargesOverHours(
+  keyId: string,
+  limits: PlanDefinition,
+  start: Date,
+  count: number,
+): Promise<void> {
+  for (let done = 0, hour = 0; done < count; hour += 1) {
+    const thisHour = Math.min(limits.requestsPerHour, count - done);
+    await Promise.all(
+      Array.from({ length: thisHour }, () =>
+        meter.meter(keyId, limits, 'charge', later(start, hour * HOUR)),
+      ),
+    );
+    done += thisHour;
+  }
+}
+
 describe('the hourly window', () => {
   it('opens at the first counted request and admits the limit until an hour later', async () => {
     const key = randomUUID();
     const start = at(`${YEAR}-11-22T10:00:00.000Z`);
-    const results = await charges(key, plan(3, 1_000), start, 4);
-    expect(results.map((result) => result.reading.outcome)).toEqual(['ok', 'ok', 'ok', 'hourly']);
-    const refused = results[3]!.reading;
-    expect(refused.hourly).toMatchObject({ used: 3, windowStartedAt: start.getTime() });
+    const results = await charges(key, FREE, start, 101);
+    expect(results.map((result) => result.reading.outcome)).toEqual([
+      ...Array<string>(100).fill('ok'),
+      'hourly',
+    ]);
+    const refused = results[100]!.reading;
+    expect(refused.hourly).toMatchObject({ used: 100, windowStartedAt: start.getTime() });
     expect(refused.hourly.resetAt).toBe(start.getTime() + HOUR);
-    expect(refused.retryAfterMs).toBe(HOUR - 300);
+    expect(refused.retryAfterMs).toBe(HOUR - 10_000);
     // A refused request is not counted anywhere.
-    expect(refused.credits.used).toBe(3);
+    expect(refused.credits.used).toBe(100);
 
-    const lastMoment = await meter.meter(key, plan(3, 1_000), 'charge', later(start, HOUR - 1));
+    const lastMoment = await meter.meter(key, FREE, 'charge', later(start, HOUR - 1));
     expect(lastMoment.reading.outcome).toBe('hourly');
-    const next = await meter.meter(key, plan(3, 1_000), 'charge', later(start, HOUR));
+    const next = await meter.meter(key, FREE, 'charge', later(start, HOUR));
     expect(next.reading.outcome).toBe('ok');
     expect(next.reading.hourly).toMatchObject({ used: 1, windowStartedAt: start.getTime() + HOUR });
-    expect(next.reading.credits.used).toBe(4);
+    expect(next.reading.credits.used).toBe(101);
   });
 
   it('is not opened by a request that is only burst-limited or read', async () => {
     const key = randomUUID();
     const now = at(`${YEAR}-11-22T10:00:00.000Z`);
     for (const mode of ['uncharged', 'read'] as const) {
-      const { reading, ticket } = await meter.meter(key, plan(3, 10), mode, now);
+      const { reading, ticket } = await meter.meter(key, FREE, mode, now);
       expect(reading.outcome).toBe('ok');
       expect(ticket).toBeNull();
       expect(reading.hourly).toMatchObject({ used: 0, windowStartedAt: null });
@@ -87,14 +108,16 @@ describe('the hourly window', () => {
 describe('monthly credits', () => {
   it('reset at 00:00 UTC on the 1st, whatever the hourly window', async () => {
     const key = randomUUID();
-    const limits = plan(1_000, 2);
+    const limits = FREE;
+    // All but two of the month's credits, over the day's earlier hours.
+    await chargesOverHours(key, limits, at(`${YEAR}-11-30T13:00:00.000Z`), 998);
     const lastDay = at(`${YEAR}-11-30T23:59:58.000Z`);
     const results = await charges(key, limits, lastDay, 3);
     expect(results.map((result) => result.reading.outcome)).toEqual(['ok', 'ok', 'credits']);
     const refused = results[2]!.reading;
     expect(refused.credits).toEqual({
-      limit: 2,
-      used: 2,
+      limit: 1_000,
+      used: 1_000,
       resetAt: Date.parse(`${YEAR}-12-01T00:00:00.000Z`),
     });
     expect(refused.retryAfterMs).toBe(
@@ -121,8 +144,9 @@ describe('monthly credits', () => {
   it('win over a full hourly window: the credits 429 is the one returned', async () => {
     const key = randomUUID();
     const start = at(`${YEAR}-11-22T10:00:00.000Z`);
-    await charges(key, plan(2, 2), start, 2);
-    const refused = await meter.meter(key, plan(2, 2), 'charge', later(start, 1_000));
+    // The month's credits in ten hours, the last of which is full too.
+    await chargesOverHours(key, FREE, start, 1_000);
+    const refused = await meter.meter(key, FREE, 'charge', later(start, 9 * HOUR + 1_000));
     expect(refused.reading.outcome).toBe('credits');
   });
 });
@@ -131,7 +155,7 @@ describe('refunds', () => {
   it('give back both the hourly count and the credit', async () => {
     const key = randomUUID();
     const now = at(`${YEAR}-11-22T10:00:00.000Z`);
-    const [first, second] = await charges(key, plan(10, 10), now, 2);
+    const [first, second] = await charges(key, FREE, now, 2);
     const after = await meter.refund(second!.ticket!, later(now, 500));
     expect(after.hourly.used).toBe(1);
     expect(after.credits.used).toBe(1);
@@ -141,10 +165,10 @@ describe('refunds', () => {
   it('close a window whose only counted request is given back: the next one opens it', async () => {
     const key = randomUUID();
     const now = at(`${YEAR}-11-22T10:00:00.000Z`);
-    const [failed] = await charges(key, plan(10, 10), now, 1);
+    const [failed] = await charges(key, FREE, now, 1);
     const after = await meter.refund(failed!.ticket!, later(now, 10));
     expect(after.hourly).toMatchObject({ used: 0, windowStartedAt: null });
-    const [next] = await charges(key, plan(10, 10), later(now, 60_000), 1);
+    const [next] = await charges(key, FREE, later(now, 60_000), 1);
     expect(next!.reading.hourly).toMatchObject({
       used: 1,
       windowStartedAt: now.getTime() + 60_000,
@@ -154,12 +178,12 @@ describe('refunds', () => {
   it('never push a counter below zero, even when the same ticket is given back twice', async () => {
     const key = randomUUID();
     const now = at(`${YEAR}-11-22T10:00:00.000Z`);
-    const [only] = await charges(key, plan(10, 10), now, 1);
+    const [only] = await charges(key, FREE, now, 1);
     await meter.refund(only!.ticket!, now);
     const again = await meter.refund(only!.ticket!, now);
     expect(again.hourly.used).toBe(0);
     expect(again.credits.used).toBe(0);
-    const read = await meter.meter(key, plan(10, 10), 'read', now);
+    const read = await meter.meter(key, FREE, 'read', now);
     expect(read.reading.hourly.used).toBe(0);
     expect(read.reading.credits.used).toBe(0);
   });
@@ -167,9 +191,9 @@ describe('refunds', () => {
   it('never give back to a later window than the one charged', async () => {
     const key = randomUUID();
     const start = at(`${YEAR}-11-22T10:00:00.000Z`);
-    const [old] = await charges(key, plan(10, 100), start, 1);
+    const [old] = await charges(key, FREE, start, 1);
     const nextWindow = later(start, HOUR + 5);
-    await charges(key, plan(10, 100), nextWindow, 2);
+    await charges(key, FREE, nextWindow, 2);
     const after = await meter.refund(old!.ticket!, later(nextWindow, 1_000));
     expect(after.hourly).toMatchObject({ used: 2, windowStartedAt: nextWindow.getTime() });
     expect(after.credits.used).toBe(2);
@@ -177,43 +201,38 @@ describe('refunds', () => {
 
   it('give a credit back to the month it was charged to', async () => {
     const key = randomUUID();
-    const [november] = await charges(key, plan(10, 100), at(`${YEAR}-11-30T23:59:59.000Z`), 1);
-    const [december] = await charges(key, plan(10, 100), at(`${YEAR}-12-01T00:00:01.000Z`), 1);
+    const [november] = await charges(key, FREE, at(`${YEAR}-11-30T23:59:59.000Z`), 1);
+    const [december] = await charges(key, FREE, at(`${YEAR}-12-01T00:00:01.000Z`), 1);
     const ticket: ChargeTicket = november!.ticket!;
     expect(ticket.creditMonth).toBe(`${YEAR}-11`);
     const after = await meter.refund(ticket, at(`${YEAR}-12-01T00:00:02.000Z`));
     // December's counter is untouched (and shown); November's is back to zero.
     expect(after.credits.used).toBe(1);
-    const novemberLeft = await meter.meter(
-      key,
-      plan(10, 100),
-      'read',
-      at(`${YEAR}-11-30T23:59:59.500Z`),
-    );
+    const novemberLeft = await meter.meter(key, FREE, 'read', at(`${YEAR}-11-30T23:59:59.500Z`));
     expect(novemberLeft.reading.credits.used).toBe(0);
     expect(december!.reading.credits.used).toBe(1);
   });
 
   it('keep a key at exactly its limit when refused and refunded requests interleave', async () => {
     const key = randomUUID();
-    const limits = plan(5, 1_000);
+    const limits = FREE;
     const now = at(`${YEAR}-11-22T10:00:00.000Z`);
     const attempts = await Promise.all(
-      Array.from({ length: 40 }, (_, index) =>
+      Array.from({ length: 140 }, (_, index) =>
         meter.meter(key, limits, 'charge', later(now, index)),
       ),
     );
     const admitted = attempts.filter((attempt) => attempt.ticket);
-    expect(admitted).toHaveLength(5);
+    expect(admitted).toHaveLength(100);
     await Promise.all(admitted.slice(0, 2).map((attempt) => meter.refund(attempt.ticket!, now)));
     const read = await meter.meter(key, limits, 'read', now);
-    expect(read.reading.hourly.used).toBe(3);
-    expect(read.reading.credits.used).toBe(3);
+    expect(read.reading.hourly.used).toBe(98);
+    expect(read.reading.credits.used).toBe(98);
   });
 });
 
 describe('the burst limit', () => {
-  const roomy = plan(10_000, 10_000);
+  const roomy = ENTERPRISE;
   const now = at(`${YEAR}-11-22T10:00:00.000Z`);
   /** `count` requests of one key in `mode` at the same instant. */
   const atOnce = (key: string, mode: MeterMode, count: number, when = now) =>
@@ -277,7 +296,7 @@ describe('the burst limit', () => {
   it('does not apply to reads', async () => {
     const key = randomUUID();
     const reads = await Promise.all(
-      Array.from({ length: 50 }, () => meter.meter(key, plan(10, 10), 'read', now)),
+      Array.from({ length: 50 }, () => meter.meter(key, FREE, 'read', now)),
     );
     expect(reads.every((result) => result.reading.outcome === 'ok')).toBe(true);
   });
@@ -298,9 +317,7 @@ describe('the BURST_LIMIT_PER_SECOND and AUTH_FAILURES_PER_MINUTE settings', () 
       );
       const key = randomUUID();
       const results = await Promise.all(
-        Array.from({ length: size + 5 }, () =>
-          sized.meter(key, plan(10, 10), 'uncharged', instant),
-        ),
+        Array.from({ length: size + 5 }, () => sized.meter(key, FREE, 'uncharged', instant)),
       );
       expect(results.filter((result) => result.reading.outcome === 'ok')).toHaveLength(size);
     },
@@ -313,7 +330,7 @@ describe('the BURST_LIMIT_PER_SECOND and AUTH_FAILURES_PER_MINUTE settings', () 
     });
     const roomyMeter = new RequestMeter(redis, roomy);
     const results = await Promise.all(
-      Array.from({ length: 200 }, () => roomyMeter.meter(randomUUID(), plan(10, 10), 'uncharged')),
+      Array.from({ length: 200 }, () => roomyMeter.meter(randomUUID(), FREE, 'uncharged')),
     );
     expect(results.every((result) => result.reading.outcome === 'ok')).toBe(true);
     const limiter = new AuthFailureLimiter(redis, roomy);
@@ -349,7 +366,7 @@ describe('failed authentications', () => {
 describe('exactness under concurrency', () => {
   it('admits exactly the plan: 500 concurrent charges at 100 an hour give 100', async () => {
     const key = randomUUID();
-    const limits = plan(100, 1_000);
+    const limits = FREE;
     const now = Date.now();
     const results = await Promise.all(
       Array.from({ length: 500 }, (_, index) =>
@@ -365,12 +382,12 @@ describe('exactness under concurrency', () => {
 
   it('admits exactly the credits left: 5 of 100 concurrent requests', async () => {
     const key = randomUUID();
-    const limits = plan(1_000, 10);
-    const start = new Date();
-    await charges(key, limits, start, 5);
+    const limits = FREE;
+    const start = at(`${YEAR}-11-22T10:00:00.000Z`);
+    await chargesOverHours(key, limits, start, 995);
     const results = await Promise.all(
       Array.from({ length: 100 }, (_, index) =>
-        meter.meter(key, limits, 'charge', new Date(start.getTime() + 1_000 + index * 60)),
+        meter.meter(key, limits, 'charge', new Date(start.getTime() + 10 * HOUR + index * 60)),
       ),
     );
     expect(results.filter((result) => result.reading.outcome === 'ok')).toHaveLength(5);
@@ -394,7 +411,7 @@ describe('the scripts', () => {
 
   it('are loaded again after SCRIPT FLUSH (a restarted Redis) without a failed request', async () => {
     await redis.connection.script('FLUSH');
-    const { reading } = await meter.meter(randomUUID(), plan(10, 10), 'charge');
+    const { reading } = await meter.meter(randomUUID(), FREE, 'charge');
     expect(reading.outcome).toBe('ok');
   });
 });
