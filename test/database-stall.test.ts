@@ -36,15 +36,19 @@ interface Stall {
   release(): Promise<void>;
 }
 
-/** PostgreSQL: key writes and every read of the catalogue wait (LOCK TABLE in a transaction). */
-async function stallPostgres(): Promise<Stall> {
+/**
+ * PostgreSQL: another session holds `locks` (LOCK TABLE in a transaction). By default key writes
+ * and every read of the catalogue wait: EXCLUSIVE lets a key be read, not written; ACCESS
+ * EXCLUSIVE lets no one read companies.
+ */
+async function stallPostgres(
+  locks = ['api_keys IN EXCLUSIVE MODE', 'companies IN ACCESS EXCLUSIVE MODE'],
+): Promise<Stall> {
   const client = new pg.Client({ connectionString: environment.env.DATABASE_URL });
   await client.connect();
   await client.query(`SET search_path = ${environment.env.DATABASE_SCHEMA}`);
   await client.query('BEGIN');
-  // EXCLUSIVE lets a key be read, not written; ACCESS EXCLUSIVE lets no one read companies.
-  await client.query('LOCK TABLE api_keys IN EXCLUSIVE MODE');
-  await client.query('LOCK TABLE companies IN ACCESS EXCLUSIVE MODE');
+  for (const lock of locks) await client.query(`LOCK TABLE ${lock}`);
   return {
     async release() {
       await client.query('ROLLBACK');
@@ -141,23 +145,20 @@ describe('a stalled database', () => {
 
   // PostgreSQL only: the stamps of the read models are published on Redis there (SQLite reads
   // its own file, and its readers never wait).
-  it('goes on with lapsed stamps when the database cannot give the current ones in time', async () => {
-    if (environment.dialect !== 'postgres') return;
-    const path = '/api/files/stall.io/version/20250301';
-    expect((await get(path, key)).status).toBe(200);
-    const client = new pg.Client({ connectionString: environment.env.DATABASE_URL });
-    await client.connect();
-    await client.query(`SET search_path = ${environment.env.DATABASE_SCHEMA}`);
-    await client.query('BEGIN');
-    await client.query('LOCK TABLE projection_checkpoints IN ACCESS EXCLUSIVE MODE');
-    try {
-      // A stall past the stamps' lifetime: no one can publish them anew meanwhile.
-      await setTimeout(STAMP_LIFETIME_MS + 500);
-      const answer = await get(path, key, AbortSignal.timeout(AT_ONCE_MS));
-      expect(answer.status).toBe(200);
-    } finally {
-      await client.query('ROLLBACK');
-      await client.end();
-    }
-  });
+  it.runIf(environment.dialect === 'postgres')(
+    'goes on with lapsed stamps when the database cannot give the current ones in time',
+    async () => {
+      const path = '/api/files/stall.io/version/20250301';
+      expect((await get(path, key)).status).toBe(200);
+      const stall = await stallPostgres(['projection_checkpoints IN ACCESS EXCLUSIVE MODE']);
+      try {
+        // A stall past the stamps' lifetime: no one can publish them anew meanwhile.
+        await setTimeout(STAMP_LIFETIME_MS + 500);
+        const answer = await get(path, key, AbortSignal.timeout(AT_ONCE_MS));
+        expect(answer.status).toBe(200);
+      } finally {
+        await stall.release();
+      }
+    },
+  );
 });

@@ -127,12 +127,13 @@ describe('size limits, answered in the documented shapes', () => {
     });
   });
 
-  const admin = (body: string, contentType = 'application/json') =>
+  const admin = (body: string, contentType = 'application/json', extra = {}) =>
     api.request('/admin/keys', {
       method: 'POST',
       headers: {
         authorization: `Bearer ${environment.env.ADMIN_TOKEN}`,
         'content-type': contentType,
+        ...extra,
       },
       body,
     });
@@ -201,14 +202,8 @@ describe('size limits, answered in the documented shapes', () => {
       sent.end('x'.repeat(200 * 1024));
     });
     expect(status).toBe(413);
-    const gzipped = await api.request('/admin/keys', {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${environment.env.ADMIN_TOKEN}`,
-        'content-type': 'application/json',
-        'content-encoding': 'gzip',
-      },
-      body: '{"name":"n","plan":"free"}',
+    const gzipped = await admin('{"name":"n","plan":"free"}', 'application/json', {
+      'content-encoding': 'gzip',
     });
     expect(gzipped.status).toBe(415);
     expect(await gzipped.json()).toMatchObject({

@@ -108,11 +108,10 @@ describe('the hourly window', () => {
 describe('monthly credits', () => {
   it('reset at 00:00 UTC on the 1st, whatever the hourly window', async () => {
     const key = randomUUID();
-    const limits = FREE;
     // All but two of the month's credits, over the day's earlier hours.
-    await chargesOverHours(key, limits, at(`${YEAR}-11-30T13:00:00.000Z`), 998);
+    await chargesOverHours(key, FREE, at(`${YEAR}-11-30T13:00:00.000Z`), 998);
     const lastDay = at(`${YEAR}-11-30T23:59:58.000Z`);
-    const results = await charges(key, limits, lastDay, 3);
+    const results = await charges(key, FREE, lastDay, 3);
     expect(results.map((result) => result.reading.outcome)).toEqual(['ok', 'ok', 'credits']);
     const refused = results[2]!.reading;
     expect(refused.credits).toEqual({
@@ -126,12 +125,12 @@ describe('monthly credits', () => {
 
     const beforeMidnight = await meter.meter(
       key,
-      limits,
+      FREE,
       'charge',
       at(`${YEAR}-11-30T23:59:59.999Z`),
     );
     expect(beforeMidnight.reading.outcome).toBe('credits');
-    const newMonth = await meter.meter(key, limits, 'charge', at(`${YEAR}-12-01T00:00:00.000Z`));
+    const newMonth = await meter.meter(key, FREE, 'charge', at(`${YEAR}-12-01T00:00:00.000Z`));
     expect(newMonth.reading.outcome).toBe('ok');
     expect(newMonth.reading.credits).toMatchObject({
       used: 1,
@@ -215,28 +214,26 @@ describe('refunds', () => {
 
   it('keep a key at exactly its limit when refused and refunded requests interleave', async () => {
     const key = randomUUID();
-    const limits = FREE;
     const now = at(`${YEAR}-11-22T10:00:00.000Z`);
     const attempts = await Promise.all(
       Array.from({ length: 140 }, (_, index) =>
-        meter.meter(key, limits, 'charge', later(now, index)),
+        meter.meter(key, FREE, 'charge', later(now, index)),
       ),
     );
     const admitted = attempts.filter((attempt) => attempt.ticket);
     expect(admitted).toHaveLength(100);
     await Promise.all(admitted.slice(0, 2).map((attempt) => meter.refund(attempt.ticket!, now)));
-    const read = await meter.meter(key, limits, 'read', now);
+    const read = await meter.meter(key, FREE, 'read', now);
     expect(read.reading.hourly.used).toBe(98);
     expect(read.reading.credits.used).toBe(98);
   });
 });
 
 describe('the burst limit', () => {
-  const roomy = ENTERPRISE;
   const now = at(`${YEAR}-11-22T10:00:00.000Z`);
   /** `count` requests of one key in `mode` at the same instant. */
   const atOnce = (key: string, mode: MeterMode, count: number, when = now) =>
-    Promise.all(Array.from({ length: count }, () => meter.meter(key, roomy, mode, when)));
+    Promise.all(Array.from({ length: count }, () => meter.meter(key, ENTERPRISE, mode, when)));
 
   it('admits 20 uncharged at once, then one every 50 ms; a refusal takes nothing', async () => {
     const key = randomUUID();
@@ -248,7 +245,7 @@ describe('the burst limit', () => {
     expect(refused.reading.retryAfterMs).toBe(50);
     expect(refused.ticket).toBeNull();
 
-    const uncharged = (ms: number) => meter.meter(key, roomy, 'uncharged', later(now, ms));
+    const uncharged = (ms: number) => meter.meter(key, ENTERPRISE, 'uncharged', later(now, ms));
     expect((await uncharged(49)).reading.outcome).toBe('burst');
     expect((await uncharged(50)).reading.outcome).toBe('ok');
     expect((await uncharged(50)).reading.outcome).toBe('burst');
@@ -278,10 +275,12 @@ describe('the burst limit', () => {
     expect(outcomes.filter((outcome) => outcome === 'burst')).toHaveLength(5);
     expect(settled.find((reading) => reading.outcome === 'burst')!.retryAfterMs).toBe(50);
     // Every charge was given back, refused or not, and the refusals took no unit.
-    const read = await meter.meter(key, roomy, 'read', now);
+    const read = await meter.meter(key, ENTERPRISE, 'read', now);
     expect(read.reading.hourly.used).toBe(0);
     expect(read.reading.credits.used).toBe(0);
-    expect((await meter.meter(key, roomy, 'uncharged', later(now, 50))).reading.outcome).toBe('ok');
+    expect((await meter.meter(key, ENTERPRISE, 'uncharged', later(now, 50))).reading.outcome).toBe(
+      'ok',
+    );
   });
 
   it('is not touched by a refund without takeBurstUnit (a 5xx, a late reply)', async () => {
@@ -366,28 +365,26 @@ describe('failed authentications', () => {
 describe('exactness under concurrency', () => {
   it('admits exactly the plan: 500 concurrent charges at 100 an hour give 100', async () => {
     const key = randomUUID();
-    const limits = FREE;
     const now = Date.now();
     const results = await Promise.all(
       Array.from({ length: 500 }, (_, index) =>
-        meter.meter(key, limits, 'charge', new Date(now + index * 60)),
+        meter.meter(key, FREE, 'charge', new Date(now + index * 60)),
       ),
     );
     expect(results.filter((result) => result.reading.outcome === 'ok')).toHaveLength(100);
     expect(results.filter((result) => result.reading.outcome === 'hourly')).toHaveLength(400);
-    const read = await meter.meter(key, limits, 'read', new Date(now + 30_000));
+    const read = await meter.meter(key, FREE, 'read', new Date(now + 30_000));
     expect(read.reading.hourly.used).toBe(100);
     expect(read.reading.credits.used).toBe(100);
   });
 
   it('admits exactly the credits left: 5 of 100 concurrent requests', async () => {
     const key = randomUUID();
-    const limits = FREE;
     const start = at(`${YEAR}-11-22T10:00:00.000Z`);
-    await chargesOverHours(key, limits, start, 995);
+    await chargesOverHours(key, FREE, start, 995);
     const results = await Promise.all(
       Array.from({ length: 100 }, (_, index) =>
-        meter.meter(key, limits, 'charge', new Date(start.getTime() + 10 * HOUR + index * 60)),
+        meter.meter(key, FREE, 'charge', new Date(start.getTime() + 10 * HOUR + index * 60)),
       ),
     );
     expect(results.filter((result) => result.reading.outcome === 'ok')).toHaveLength(5);

@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompanyRegistered, streamIds } from '#app/domain';
 import { EventStore, TransactionRunner } from '#app/persistence';
-import { redisAnswers } from '../apps/api/src/local-redis.js';
 import { getJson } from './support/catalogue-fixture.js';
 import { runCli, said } from './support/cli-process.js';
-import { freePort } from './support/free-port.js';
+import { OwnRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 import { waitFor } from './support/wait-for.js';
@@ -18,9 +16,8 @@ import { waitFor } from './support/wait-for.js';
  * published before), as a Redis cut off by the network would.
  */
 
-const port = await freePort();
-const environment = testEnvironment({ REDIS_URL: `redis://127.0.0.1:${port}` });
-let redis: ChildProcess;
+const redis = await OwnRedis.create();
+const environment = testEnvironment({ REDIS_URL: redis.url });
 let api: TestApp;
 let key: string;
 let transactions: TransactionRunner;
@@ -56,23 +53,16 @@ const listed = async () =>
   ).body.data.map(({ slug }) => slug);
 
 beforeAll(async () => {
-  redis = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  await waitFor('redis to answer', async () =>
-    (await redisAnswers('127.0.0.1', port)) ? true : undefined,
-  );
+  await redis.start();
   api = await startTestApp(environment.config());
   transactions = api.app.get(TransactionRunner);
   key = await api.createKey(['read']);
 });
 
 afterAll(async () => {
-  redis.kill('SIGCONT');
+  redis.resume();
   await api?.close();
-  redis.kill('SIGKILL');
+  await redis.remove();
   await environment.cleanup();
 });
 
@@ -86,7 +76,7 @@ describe('projections while Redis is unreachable', () => {
     expect(await listed()).toEqual(['before.io']);
     expect(await listed()).toEqual(['before.io']);
 
-    redis.kill('SIGSTOP');
+    redis.pause();
     try {
       await register('during.io');
       await waitFor(
@@ -98,7 +88,7 @@ describe('projections while Redis is unreachable', () => {
       expect(rebuild.code, said(rebuild)).toBe(0);
       expect(await projected('during.io')).toBe(true);
     } finally {
-      redis.kill('SIGCONT');
+      redis.resume();
     }
 
     // Redis still holds the stamps published before: the answers must not come from them.

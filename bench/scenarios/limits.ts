@@ -10,17 +10,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '#app/config';
-import { createRedisConnection, INGEST_QUEUE } from '#app/contracts';
+import { IngestQueue } from '#app/contracts';
 import type { IngestRecord } from '#app/domain';
-import { Queue } from 'bullmq';
 import {
   benchEnvironment,
   startWorkerAndApi,
   type BenchEnvironment,
 } from '../support/environment.js';
 import { BATCH_RECORDS, ingest, postBatch, untilProjected } from '../support/ingest.js';
-import type { Scenario } from '../support/scenario.js';
-import { underCeiling } from '../support/scenario.js';
+import { underCeiling, type Scenario } from '../support/scenario.js';
 import type { ServiceProcess } from '../support/service.js';
 import { syntheticRecords } from '../support/synthetic-log.js';
 
@@ -137,12 +135,10 @@ async function cacheBustedReads(
 
 /** `count` jobs added to the ingest queue as a pipeline adds them, which no worker takes. */
 async function queueBacklog(environment: BenchEnvironment, count: number): Promise<void> {
-  const config = loadConfig(environment.env);
-  const connection = createRedisConnection(config.redis, 'bench-backlog');
-  const queue = new Queue(INGEST_QUEUE, { connection, prefix: config.redis.queuePrefix });
+  const ingestQueue = new IngestQueue(loadConfig(environment.env));
   try {
     for (let start = 0; start < count; start += 1_000) {
-      await queue.addBulk(
+      await ingestQueue.queue.addBulk(
         Array.from({ length: Math.min(1_000, count - start) }, (_, i) => ({
           name: 'company',
           data: {
@@ -154,8 +150,7 @@ async function queueBacklog(environment: BenchEnvironment, count: number): Promi
       );
     }
   } finally {
-    await queue.close();
-    connection.disconnect();
+    await ingestQueue.onApplicationShutdown();
   }
 }
 

@@ -51,6 +51,18 @@ export class OwnRedis {
     );
   }
 
+  /**
+   * SIGSTOP: it holds what it has but answers nothing, as a Redis cut off by the network would;
+   * resume() lets it go on.
+   */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   /** SIGKILL: an outage, not a clean shutdown. */
   async stop(): Promise<void> {
     const stopping = this.child;

@@ -1,6 +1,11 @@
 import type { Logger } from '@nestjs/common';
 import type { AppConfig } from '#app/config';
-import { createRedisConnection, isFinalFailure, type RedisConnection } from '#app/contracts';
+import {
+  closeRedisConnection,
+  createRedisConnection,
+  isFinalFailure,
+  type RedisConnection,
+} from '#app/contracts';
 import { isNotConnectionError, Worker, type Job, type WorkerOptions } from 'bullmq';
 
 /** One queue's worker as a host runs it: what it runs and how it reports each job. */
@@ -99,6 +104,6 @@ export class QueueWorker<Data, Result extends { outcome: string }> {
       // and the stalled-job check hands it to another worker).
       await worker.close(true);
     }
-    await this.connection?.quit().catch(() => this.connection?.disconnect());
+    if (this.connection) await closeRedisConnection(this.connection);
   }
 }

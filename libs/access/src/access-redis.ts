@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#app/config';
-import { createRedisConnection, type RedisConnection } from '#app/contracts';
+import { closeRedisConnection, createRedisConnection, type RedisConnection } from '#app/contracts';
 import { Redis } from 'ioredis';
 import type { LuaScript } from './metering/lua-script.js';
 
@@ -130,11 +130,7 @@ export class AccessRedis implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.connection.status === 'wait') {
-      this.connection.disconnect();
-      return;
-    }
-    await this.connection.quit().catch(() => this.connection.disconnect());
+    await closeRedisConnection(this.connection);
   }
 }
 

@@ -45,3 +45,8 @@ export function ingestJobId(record: IngestRecord, batchId: string): string {
   const keyHash = sha256Hex(`${record.type}\n${naturalKey(record)}`).slice(0, 24);
   return `${record.type}-${keyHash}-${recordContentHash(record).slice(0, 24)}-${batchId}`;
 }
+
+/** The record type an ingestJobId starts with. */
+export function recordTypeOfJobId(jobId: string): string {
+  return jobId.slice(0, jobId.indexOf('-'));
+}

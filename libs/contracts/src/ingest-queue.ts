@@ -3,7 +3,11 @@ import { AppConfig } from '#app/config';
 import { Queue } from 'bullmq';
 import { ingestJobOptions } from './ingest-queue-options.js';
 import { INGEST_QUEUE } from './queues.js';
-import { createRedisConnection, type RedisConnection } from './redis-connection.js';
+import {
+  closeRedisConnection,
+  createRedisConnection,
+  type RedisConnection,
+} from './redis-connection.js';
 import type { IngestJobData, IngestJobResult } from './ingest-job.js';
 
 /** The producer side of the ingest queue, with the configured default job options. */
@@ -33,6 +37,6 @@ export class IngestQueue implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.queue.close();
-    await this.connection.quit().catch(() => this.connection.disconnect());
+    await closeRedisConnection(this.connection);
   }
 }

@@ -44,6 +44,23 @@ export function createRedisConnection(
 }
 
 /**
+ * Closes `connection` at shutdown: QUIT, so that the commands sent are answered first, unless
+ * `now` (nothing it sent needs an answer, and a Redis that does not answer would hold a QUIT for
+ * ever) or it never connected (lazyConnect: a QUIT would connect first); a QUIT refused (Redis
+ * away) disconnects, or the client would go on reconnecting and keep the process alive.
+ */
+export async function closeRedisConnection(
+  connection: RedisConnection,
+  { now = false }: { now?: boolean } = {},
+): Promise<void> {
+  if (now || connection.status === 'wait') {
+    connection.disconnect();
+    return;
+  }
+  await connection.quit().catch(() => connection.disconnect());
+}
+
+/**
  * A cluster client: the options of a command's handling go to the connection of each node.
  * A node's connection never reconnects (the client finds the slot's new master instead), so a
  * command whose node went away fails with "Connection is closed."; the client sends it again

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IngestQueue, type IngestJobResult } from '#app/contracts';
+import { IngestQueue, recordTypeOfJobId, type IngestJobResult } from '#app/contracts';
 import { UnknownBatch } from './batch-errors.js';
 import { BatchManifestStore } from './batch-manifest.store.js';
 
@@ -84,7 +84,7 @@ export class BatchStatusService {
       const { state, reason } = views.get(jobId) as JobView;
       counts[state] += 1;
       if (state === 'failed') {
-        failures.push({ index, job_id: jobId, type: recordTypeOf(jobId), reason });
+        failures.push({ index, job_id: jobId, type: recordTypeOfJobId(jobId), reason });
       }
     });
     return {
@@ -118,9 +118,4 @@ function jobView(state: string, detail: string): JobView {
   if (state !== 'completed') return { state: state as RecordState, reason: detail };
   const result = JSON.parse(detail) as IngestJobResult | null;
   return { state: result?.outcome === 'duplicate' ? 'duplicate' : 'done', reason: '' };
-}
-
-/** A job id starts with its record's type (ingestJobId). */
-function recordTypeOf(jobId: string): string {
-  return jobId.slice(0, jobId.indexOf('-'));
 }

@@ -119,22 +119,21 @@ function postgresOptions(
 ): PostgresDataSourceOptions {
   // TypeORM qualifies its own queries with `schema`; our raw SQL resolves through search_path.
   const options = `-c search_path=${schema}`;
+  const bounded = statementTimeoutMs > 0;
   return {
     ...COMMON_OPTIONS,
     type: 'postgres',
     url,
     schema,
-    ...(statementTimeoutMs > 0
-      ? {
-          // A new connection, or a free one of the pool, waited for no longer either.
-          connectTimeoutMS: statementTimeoutMs,
-          extra: {
-            options,
-            statement_timeout: statementTimeoutMs,
-            idle_in_transaction_session_timeout: statementTimeoutMs,
-          },
-        }
-      : { extra: { options } }),
+    // A new connection, or a free one of the pool, waited for no longer either.
+    ...(bounded && { connectTimeoutMS: statementTimeoutMs }),
+    extra: {
+      options,
+      ...(bounded && {
+        statement_timeout: statementTimeoutMs,
+        idle_in_transaction_session_timeout: statementTimeoutMs,
+      }),
+    },
   };
 }
 

@@ -46,7 +46,7 @@ export class TransactionRunner {
     return this.sqliteWriter.runExclusive(() => this.runOnSqlite(work));
   }
 
-  /** Statements outside a transaction (reads, and single writes that need no other). */
+  /** Statements outside a transaction: reads only (on SQLite every write goes through run()). */
   query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
     return runSql<T>(this.dataSource.manager, this.dialect, sql, params);
   }

@@ -5,7 +5,7 @@ import { fastifyCookie } from '@fastify/cookie';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '#app/config';
-import { createRedisConnection, QUEUES } from '#app/contracts';
+import { closeRedisConnection, createRedisConnection, QUEUES } from '#app/contracts';
 import { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken } from '../auth/presented-key.js';
@@ -192,7 +192,7 @@ function queueBoard(config: AppConfig): {
     },
     async close() {
       await Promise.all(queues.map((queue) => queue.close()));
-      await connection.quit().catch(() => connection.disconnect());
+      await closeRedisConnection(connection);
     },
   };
 }

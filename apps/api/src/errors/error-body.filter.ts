@@ -29,7 +29,7 @@ export function describeError(exception: unknown): ErrorDescription {
       message: fastifyError.message ?? 'Bad request',
     };
   }
-  return { status: 500, code: 'INTERNAL_ERROR', message: 'An unexpected error occurred' };
+  return { status: 500, code: errorStatus(500).code, message: 'An unexpected error occurred' };
 }
 
 const RETRY_AFTER_SECONDS = 5;

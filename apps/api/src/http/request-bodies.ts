@@ -1,7 +1,7 @@
 import { type BatchBody, jsonShapeProblem } from '#app/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
-import { errorBody, type ErrorDescription } from '../errors/error-body.js';
+import { errorBody, errorStatus, type ErrorDescription } from '../errors/error-body.js';
 import { errorShapeOf } from '../errors/error-shape.js';
 import { routeConfigEntry, WithRouteConfig } from './route-config.js';
 import { invalidBody } from './validation.pipe.js';
@@ -68,22 +68,24 @@ export async function refuseUnreadableBodies(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply | undefined> {
-  const coding = request.headers['content-encoding']?.trim().toLowerCase();
-  const length = Number(request.headers['content-length'] ?? 0);
-  const readsBody = !UNREAD_BODY_METHODS.has(request.method);
-  let refusal: ErrorDescription | null = null;
-  if (readsBody && coding && coding !== 'identity') {
-    refusal = {
-      status: 415,
-      code: 'UNSUPPORTED_MEDIA_TYPE',
-      message: `A body in a content coding (${coding}) is not read: send it as it is`,
-      details: { content_encoding: coding },
-    };
-  } else if (!readsBody && length > DEFAULT_BODY_LIMIT_BYTES) {
-    refusal = { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' };
+  const refuse = (refusal: ErrorDescription) =>
+    reply.code(refusal.status).send(errorBody(refusal, errorShapeOf(request), request.id));
+  if (UNREAD_BODY_METHODS.has(request.method)) {
+    if (Number(request.headers['content-length'] ?? 0) <= DEFAULT_BODY_LIMIT_BYTES) return;
+    return refuse({
+      status: 413,
+      code: errorStatus(413).code,
+      message: 'Request body is too large',
+    });
   }
-  if (!refusal) return undefined;
-  return reply.code(refusal.status).send(errorBody(refusal, errorShapeOf(request), request.id));
+  const coding = request.headers['content-encoding']?.trim().toLowerCase();
+  if (!coding || coding === 'identity') return;
+  return refuse({
+    status: 415,
+    code: errorStatus(415).code,
+    message: `A body in a content coding (${coding}) is not read: send it as it is`,
+    details: { content_encoding: coding },
+  });
 }
 
 /**

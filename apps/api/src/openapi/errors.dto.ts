@@ -144,7 +144,7 @@ const CODED_DETAILS: ApiPropertyOptions = {
     'code: the status, the category and the fields of details tell errors apart.',
 })
 export class GeneralErrorDto {
-  @ApiProperty({ enum: Object.values(GENERAL_ERROR_CATEGORIES), example: 'Bad Request' })
+  @ApiProperty({ enum: GENERAL_ERROR_CATEGORIES, example: 'Bad Request' })
   error!: string;
 
   @ApiProperty({ example: 'limit must be an integer from 1 to 100' })

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#app/config';
-import { createRedisConnection, type RedisConnection } from '#app/contracts';
+import { closeRedisConnection, createRedisConnection, type RedisConnection } from '#app/contracts';
 
 /** What the board holds for some projectors, in the order they were asked for. */
 export interface PublishedStamps {
@@ -194,13 +194,7 @@ export class CheckpointStampBoard implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    // Nothing it sends needs an answer once the process stops, and a Redis that does not answer
-    // (a take-down sent while it was away) would hold a quit for ever; a quit refused (Redis
-    // away) leaves the client reconnecting, which would keep the process alive.
-    if (this.connection.status === 'wait' || this.unreachable) {
-      this.connection.disconnect();
-      return;
-    }
-    await this.connection.quit().catch(() => this.connection.disconnect());
+    // A Redis that did not answer a take-down would not answer a QUIT either.
+    await closeRedisConnection(this.connection, { now: this.unreachable });
   }
 }
