@@ -230,7 +230,7 @@ function readPlan(records: IngestRecord[]) {
 }
 
 /**
- * A counter of `processes`' `/metrics` summed by one label's values (an ingest job's outcome, a
+ * A counter of `processes`' `/metrics` summed by one label's values (an ingest record's outcome, a
  * read's database); null when one of them does not answer. A process's counts go with it when it
  * is replaced.
  */
@@ -254,11 +254,11 @@ async function countsByLabel(
   return counts;
 }
 
-/** The workers' ingest jobs so far by outcome (appended, duplicate, retrying, failed). */
+/** The workers' ingest records so far by outcome (appended, duplicate, retrying, failed). */
 const jobOutcomes = (workers: ServiceProcess[]) =>
-  countsByLabel(workers, 'ingest_jobs_total', 'outcome');
+  countsByLabel(workers, 'ingest_records_total', 'outcome');
 
-/** Jobs by outcome between two readings of the worker's counters. */
+/** Records by outcome between two readings of the worker's counters. */
 function jobsBetween(
   before: Record<string, number> | null,
   after: Record<string, number> | null,

@@ -369,11 +369,11 @@ describe('the worker process', () => {
 
     const batch = await api.ingest([records.company('worker-metrics.io')]);
     expect((await api.settled(batch)).counts.done).toBe(1);
-    const metrics = await waitFor('the worker to count its job', async () => {
+    const metrics = await waitFor('the worker to count its record', async () => {
       const response = await fetch(`${worker!.baseUrl}/metrics`);
       expect(response.headers.get('content-type')).toBe(Registry.PROMETHEUS_CONTENT_TYPE);
       const parsed = parsePrometheusText(await response.text());
-      return parsed.value('ingest_jobs_total', { type: 'company', outcome: 'appended' }) === 1
+      return parsed.value('ingest_records_total', { type: 'company', outcome: 'appended' }) === 1
         ? parsed
         : undefined;
     });

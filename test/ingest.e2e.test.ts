@@ -3,8 +3,11 @@ import type { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import {
   CheckedRecordSeal,
+  INGEST_CHUNK_JOB,
   IngestQueue,
+  ingestChunkJobId,
   ingestJobId,
+  type IngestChunkJobData,
   type IngestJobData,
   type IngestRecord,
 } from '#app/contracts';
@@ -128,16 +131,25 @@ describe('a record travels from POST /v1/ingest/records to the read models', () 
     await projected('companies', "slug = 'swing.io' AND name = 'Swing'", 1);
   });
 
-  it('keeps a scrape whose page is not known yet waiting, and applies it once the page arrives', async () => {
-    const early = await api.ingest([records.scrape('late.io', '', '20250301')]);
-    await new Promise((next) => setTimeout(next, 300));
-    const waiting = await api
-      .client(await api.createKey(['ingest']))
-      .GET('/v1/ingest/batches/{batchId}', { params: { path: { batchId: early } } });
-    expect(waiting.data!.complete).toBe(false);
+  it('keeps a scrape whose page is not known yet waiting, without holding its chunk, and applies it once the page arrives', async () => {
+    const early = await api.ingest([
+      records.scrape('late.io', '', '20250301'),
+      records.company('not-late.io'),
+    ]);
+    const client = api.client(await api.createKey(['ingest']));
+    // The company of the same chunk is done while the scrape waits.
+    const waiting = await waitFor('the company to be done', async () => {
+      const { data } = await client.GET('/v1/ingest/batches/{batchId}', {
+        params: { path: { batchId: early } },
+      });
+      return data?.counts.done === 1 ? data : undefined;
+    });
+    expect(waiting.complete).toBe(false);
+    expect(waiting.counts).toMatchObject({ done: 1, failed: 0 });
+    expect(waiting.counts.waiting + waiting.counts.active).toBe(1);
     const parents = await api.ingest([records.company('late.io'), records.page('late.io')]);
     await api.settled(parents);
-    expect((await api.settled(early)).counts).toMatchObject({ done: 1, failed: 0 });
+    expect((await api.settled(early)).counts).toMatchObject({ done: 2, failed: 0 });
     await projected('scrape_files', "company_slug = 'late.io'", 1);
   });
 
@@ -186,8 +198,65 @@ describe('a record travels from POST /v1/ingest/records to the read models', () 
       accepted: number;
       jobs: number;
     };
-    expect(accepted).toMatchObject({ accepted: 2, jobs: 2 });
+    expect(accepted).toMatchObject({ accepted: 2, jobs: 1 });
     expect((await api.settled(accepted.batch_id)).counts.done).toBe(2);
+  });
+
+  it('queues a job per chunk of INGEST_CHUNK_SIZE records, named by batch, index and content', async () => {
+    const { chunkSize } = api.config.ingest;
+    const batch = Array.from({ length: chunkSize + chunkSize / 2 }, (_, index) =>
+      records.company(`chunked-${index}.io`),
+    );
+    const response = await api.request('/ingest/records', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${await api.createKey(['ingest'])}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(batch),
+    });
+    expect(response.status).toBe(202);
+    const accepted = (await response.json()) as { batch_id: string; jobs: number };
+    expect(accepted).toMatchObject({ accepted: batch.length, jobs: 2 });
+    const { queue } = api.app.get(IngestQueue);
+    const chunks = [batch.slice(0, chunkSize), batch.slice(chunkSize)];
+    for (const [index, chunk] of chunks.entries()) {
+      const job = await queue.getJob(ingestChunkJobId(chunk, accepted.batch_id, index));
+      expect(job?.name).toBe(INGEST_CHUNK_JOB);
+      expect(job?.data).toMatchObject({
+        records: chunk,
+        chunkIndex: index,
+        firstIndex: chunkSize * index,
+      });
+    }
+    const status = await api.settled(accepted.batch_id);
+    expect(status.counts).toMatchObject({ done: batch.length, waiting: 0, active: 0, failed: 0 });
+    expect(await count('events', "stream_id LIKE 'company-chunked-%'")).toBe(batch.length);
+  });
+
+  it('fails a refused record alone: the rest of its chunk is applied', async () => {
+    const scrape = records.scrape('alone.io', '', '20250101');
+    await api.settled(
+      await api.ingest([records.company('alone.io'), records.page('alone.io'), scrape]),
+    );
+    const status = await api.settled(
+      await api.ingest([
+        records.company('alone-a.io'),
+        { ...scrape, score: 1 },
+        records.company('alone-b.io'),
+      ]),
+    );
+    expect(status.counts).toMatchObject({ done: 2, failed: 1 });
+    expect(status.failures).toEqual([
+      expect.objectContaining({
+        index: 1,
+        type: 'scrape',
+        reason: expect.stringMatching(/other content/),
+      }),
+    ]);
+    expect(await count('events', "stream_id IN ('company-alone-a.io', 'company-alone-b.io')")).toBe(
+      2,
+    );
   });
 });
 
@@ -205,10 +274,11 @@ describe('which queued jobs the worker checks again', () => {
     const seal = api.app.get(CheckedRecordSeal);
     const record = records.company('seal-holds.io');
     const batchId = await api.ingest([record]);
-    const job = await queue.getJob(ingestJobId(record, batchId));
+    const job = await queue.getJob(ingestChunkJobId([record], batchId, 0));
     expect(job?.data.checked).toEqual(expect.any(String));
     expect(seal.holds(job?.id, job!.data)).toBe(true);
-    expect(seal.holds(ingestJobId(record, randomUUID()), job!.data)).toBe(false);
+    expect(seal.holds(ingestChunkJobId([record], randomUUID(), 0), job!.data)).toBe(false);
+    expect(seal.holds(ingestChunkJobId([record], batchId, 1), job!.data)).toBe(false);
   });
 
   it('checks a job a pipeline added, and a record changed under the mark the API gave another', async () => {
@@ -237,6 +307,45 @@ describe('which queued jobs the worker checks again', () => {
     expect(await count('events', "stream_id IN ('company-Not A Slug', 'company-marked.io')")).toBe(
       0,
     );
+  });
+
+  it('refuses a malformed job without retry, naming the shape it expects', async () => {
+    const { queue } = api.app.get(IngestQueue);
+    const malformed = [
+      { records: 'not a list', batchId: null, requestId: null, chunkIndex: 0, firstIndex: 0 },
+      { records: [], batchId: null, requestId: null, chunkIndex: -1, firstIndex: 0 },
+      { batchId: null, requestId: null },
+    ];
+    for (const [index, data] of malformed.entries()) {
+      const jobId = `malformed-${index}-${randomUUID()}`;
+      await queue.add(INGEST_CHUNK_JOB, data as unknown as IngestJobData, { jobId });
+      expect(await failedReason(queue, jobId)).toMatch(/^malformed job: /);
+      expect((await queue.getJob(jobId))?.attemptsMade).toBe(1);
+    }
+  });
+
+  it("checks each record of a pipeline's chunk: an invalid one fails alone, the others are applied", async () => {
+    const { queue } = api.app.get(IngestQueue);
+    const chunk = [
+      records.company('pipeline-a.io'),
+      records.company('Not A Slug Either'),
+      records.company('pipeline-b.io'),
+    ];
+    const jobId = ingestChunkJobId(chunk, randomUUID(), 0);
+    const data: IngestChunkJobData = {
+      records: chunk,
+      batchId: null,
+      requestId: null,
+      chunkIndex: 0,
+      firstIndex: 0,
+    };
+    await queue.add(INGEST_CHUNK_JOB, data, { jobId });
+    expect(await failedReason(queue, jobId)).toMatch(
+      /^1 of 3 records not applied: #1: invalid record: .*slug/,
+    );
+    expect(
+      await count('events', "stream_id IN ('company-pipeline-a.io', 'company-pipeline-b.io')"),
+    ).toBe(2);
   });
 });
 

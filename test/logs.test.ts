@@ -170,7 +170,8 @@ describe('the logs of an API process and a worker process', () => {
     expect(ndjson.status).toBe(202);
     batches.push((ndjson.body as { batch_id: string }).batch_id);
     await settle(batches[1]!, ingest);
-    jobs = 4;
+    // Two batches of fewer records than a chunk: a job each.
+    jobs = 2;
     // Other content under a known page: refused at once, for good.
     const conflict = await send('ingest conflict', '/v1/ingest/records', '/ingest/records', {
       method: 'POST',
@@ -328,6 +329,7 @@ describe('the logs of an API process and a worker process', () => {
     for (const line of jobLines) {
       expect(line, JSON.stringify(line)).toMatchObject({
         job_id: expect.any(String),
+        records: expect.any(Number),
         batch_id: expect.any(String),
         outcome: expect.stringMatching(/^(appended|duplicate|retrying|failed)$/),
       });

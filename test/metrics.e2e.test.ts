@@ -20,7 +20,7 @@ import { waitFor } from './support/wait-for.js';
 /*
  * A known workload through one fresh application (its own metrics registry, so every counter
  * starts at 0), then GET /metrics and exact values: requests by route template and status,
- * the latency histogram's counts, credits charged by plan, ingest jobs by type and outcome,
+ * the latency histogram's counts, credits charged by plan, ingest records by type and outcome,
  * events appended by type, queue depth as BullMQ reports it, and projection lag.
  */
 
@@ -103,7 +103,7 @@ describe('GET /metrics', () => {
     expect(metrics.types.get('http_requests_total')).toBe('counter');
     expect(metrics.types.get('http_request_duration_seconds')).toBe('histogram');
     expect(metrics.types.get('credits_charged_total')).toBe('counter');
-    expect(metrics.types.get('ingest_jobs_total')).toBe('counter');
+    expect(metrics.types.get('ingest_records_total')).toBe('counter');
     expect(metrics.types.get('events_appended_total')).toBe('counter');
     expect(metrics.types.get('queue_jobs')).toBe('gauge');
     expect(metrics.types.get('projection_lag_events')).toBe('gauge');
@@ -156,6 +156,12 @@ describe('after a known workload', () => {
     // A page whose company never comes: retried, then failed for good.
     batches.orphan = await api.ingest([records.page('metrics-orphan.io')]);
     expect((await api.settled(batches.orphan)).counts.failed).toBe(1);
+    // A chunk run at every attempt for its orphan: its company is counted once.
+    batches.mixed = await api.ingest([
+      records.company('metrics-mixed.io'),
+      records.page('metrics-orphan-too.io'),
+    ]);
+    expect((await api.settled(batches.mixed)).counts).toMatchObject({ done: 1, failed: 1 });
     // Other content under a known natural key: refused at once, without retry.
     batches.conflict = await api.ingest([
       records.scrape('metrics-a.io', '', VERSION, { score: 9 }),
@@ -191,12 +197,12 @@ describe('after a known workload', () => {
     const noKey = await api.request('/api/companies');
     expect(noKey.status).toBe(401);
 
-    // Counters move in 'completed'/'failed' listeners, a moment after Redis shows the job done.
-    const jobsRun = 2 + 2 + 1 + 1 + 2 + 1 + ATTEMPTS + 1;
-    final = await waitFor('every job to be counted', async () => {
+    // Each record once as its job ends, and a waiting one at each attempt: the orphan pages.
+    const recordsDecided = 2 + 2 + 1 + 1 + 2 + 1 + ATTEMPTS + (1 + ATTEMPTS) + 1;
+    final = await waitFor('every record to be counted', async () => {
       const { metrics } = await scrape();
-      const counted = metrics.series('ingest_jobs_total').reduce((n, s) => n + s.value, 0);
-      return counted === jobsRun ? metrics : undefined;
+      const counted = metrics.series('ingest_records_total').reduce((n, s) => n + s.value, 0);
+      return counted === recordsDecided ? metrics : undefined;
     });
   });
 
@@ -226,7 +232,7 @@ describe('after a known workload', () => {
         method: 'POST',
         status: '202',
       }),
-    ).toBe(7);
+    ).toBe(8);
     // The scrapes before this one (a scrape's own request is counted once answered).
     expect(
       final.value('http_requests_total', { route: '/metrics', method: 'GET', status: '200' }),
@@ -280,18 +286,18 @@ describe('after a known workload', () => {
     ]);
   });
 
-  it('counts ingest jobs by record type and outcome', () => {
+  it('counts ingest records by type and outcome', () => {
     const jobs = Object.fromEntries(
       final
-        .series('ingest_jobs_total')
+        .series('ingest_records_total')
         .map((sample) => [`${sample.labels.type}/${sample.labels.outcome}`, sample.value]),
     );
     expect(jobs).toMatchObject({
-      'company/appended': 2,
+      'company/appended': 3,
       'company/duplicate': 3,
       'page/appended': 2,
-      'page/retrying': ATTEMPTS - 1,
-      'page/failed': 1,
+      'page/retrying': 2 * (ATTEMPTS - 1),
+      'page/failed': 2,
       'scrape/appended': 1,
       'pricing/appended': 1,
     });
@@ -300,7 +306,7 @@ describe('after a known workload', () => {
   it('counts a job refused without retry (a conflict) as failed, not retrying', () => {
     // BullMQ does not retry an UnrecoverableError, whatever attempts are left: it failed for good.
     const scrape = (outcome: string) =>
-      final.value('ingest_jobs_total', { type: 'scrape', outcome });
+      final.value('ingest_records_total', { type: 'scrape', outcome });
     expect({ failed: scrape('failed'), retrying: scrape('retrying') }).toEqual({
       failed: 1,
       retrying: undefined,
@@ -312,7 +318,7 @@ describe('after a known workload', () => {
       final.series('events_appended_total').map((sample) => [sample.labels.type, sample.value]),
     );
     expect(events).toEqual({
-      [CompanyRegistered.TYPE]: 2,
+      [CompanyRegistered.TYPE]: 3,
       [PricingPageRegistered.TYPE]: 2,
       [ScrapeCaptured.TYPE]: 1,
       [PricingExtracted.TYPE]: 1,
@@ -327,10 +333,11 @@ describe('after a known workload', () => {
         counts[state] ?? 0,
       );
     }
-    // 2 companies, 2 pages, a scrape, an extraction, the 2 companies again and the pipeline's
-    // duplicate; the orphan page and the conflicting scrape.
-    expect(metrics.value('queue_jobs', { queue: 'ingest', state: 'completed' })).toBe(9);
-    expect(metrics.value('queue_jobs', { queue: 'ingest', state: 'failed' })).toBe(2);
+    // One chunk each: the 2 companies, the 2 pages, a scrape, an extraction, the 2 companies
+    // again and the pipeline's duplicate; the orphan page, the chunk with an orphan page and the
+    // conflicting scrape.
+    expect(metrics.value('queue_jobs', { queue: 'ingest', state: 'completed' })).toBe(6);
+    expect(metrics.value('queue_jobs', { queue: 'ingest', state: 'failed' })).toBe(3);
     expect(metrics.value('queue_jobs', { queue: 'ingest', state: 'waiting' })).toBe(0);
   });
 

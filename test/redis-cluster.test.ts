@@ -20,8 +20,9 @@ import { Receiver } from './support/webhook-receiver.js';
 /**
  * The service with REDIS_CLUSTER_NODES instead of REDIS_URL, on a real Redis Cluster of three
  * masters with a replica each: every Redis user (queues, metering, batch manifests, webhook
- * deliveries, key revocations, the dashboard) works through the cluster client, and a master
- * that fails over in the middle of ingestion loses no accepted record.
+ * deliveries, key revocations, the dashboard) works through the cluster client, a master
+ * that fails over in the middle of ingestion loses no accepted record, and neither does one
+ * killed right after accepting: a batch is accepted only once a replica holds its jobs.
  */
 
 const unavailable = clusterUnavailableReason();
@@ -55,6 +56,27 @@ describe.skipIf(unavailable !== null)('the service on a Redis Cluster', () => {
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+
+  const postRecords = (ingestKey: string, batch: CompanyRecord[]) =>
+    api.request('/ingest/records', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ingestKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(batch),
+    });
+
+  /** Each logged stream whose id starts with `prefix`, with how many events it holds. */
+  const logged = async (prefix: string) => {
+    const rows: { stream_id: string; n: number | string }[] = await api.app
+      .get(TransactionRunner)
+      .query(
+        'SELECT stream_id, COUNT(*) AS n FROM events WHERE stream_id LIKE $1 GROUP BY stream_id',
+        [`${prefix}%`],
+      );
+    return rows.map((row) => [row.stream_id, Number(row.n)]).sort();
+  };
+
+  const loggedOnce = (companies: CompanyRecord[]) =>
+    companies.map((company) => [`company-${company.slug}`, 1]).sort();
 
   beforeAll(async () => {
     const plansFile = join(plansDirectory, 'plans.json');
@@ -179,6 +201,56 @@ describe.skipIf(unavailable !== null)('the service on a Redis Cluster', () => {
     expect(JSON.parse(stats.stdout)).toMatchObject({ ingest: { completed: 5, failed: 0 } });
   });
 
+  // Before the failover below: the replica stalled here has never been a master, which a client's
+  // slot map (refreshed only on a redirection) could still send a metering command to.
+  it("answers no 202 before a replica holds the batch's jobs", async () => {
+    const ingestKey = await api.createKey(['ingest']);
+    const { replicaWaitMs } = api.config.ingest;
+    const retryAfter = Math.ceil(replicaWaitMs / 1000);
+    const batch = Array.from({ length: 3 }, (_, index) => records.company(`stalled-${index}.io`));
+    // Two waits long: the first sending times out while the replica sleeps.
+    const { woke } = await cluster.stallReplica(
+      environment.env.QUEUE_PREFIX!,
+      (2 * replicaWaitMs) / 1000,
+    );
+
+    const sentAt = Date.now();
+    const refused = await postRecords(ingestKey, batch);
+    const refusedAt = Date.now();
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe(String(retryAfter));
+    // The route's general error shape: the category, not a code.
+    expect(await refused.json()).toMatchObject({
+      error: 'Service Unavailable',
+      retry_after: retryAfter,
+    });
+    // It waited out WAIT's timeout (less Redis's rounding of its clock) before refusing.
+    expect(refusedAt - sentAt).toBeGreaterThanOrEqual(replicaWaitMs - 100);
+    // Its jobs were queued on the master all the same, and the worker applies them.
+    await waitFor('the refused batch to be applied', async () =>
+      (await logged('company-stalled-')).length === batch.length ? true : undefined,
+    );
+
+    // The client sends the batch again until it is accepted.
+    const answers: { status: number; at: number }[] = [];
+    const accepted = await waitFor('the batch sent again to be accepted', async () => {
+      const response = await postRecords(ingestKey, batch);
+      answers.push({ status: response.status, at: Date.now() });
+      return response.status === 202
+        ? ((await response.json()) as { batch_id: string })
+        : undefined;
+    });
+    const wokeAt = await woke;
+    // Refused while the replica slept; accepted only once it could acknowledge the jobs.
+    expect(answers.slice(0, -1).filter(({ status }) => status !== 503)).toEqual([]);
+    expect(answers.at(-1)!.at).toBeGreaterThanOrEqual(wokeAt);
+
+    const status = await api.settled(accepted.batch_id);
+    // Applied once, by the refused sending: the accepted one finds every record in the log.
+    expect(status.counts).toMatchObject({ done: 0, duplicate: batch.length, failed: 0 });
+    expect(await logged('company-stalled-')).toEqual(loggedOnce(batch));
+  });
+
   it("loses no accepted record when the queues' master fails over during ingestion", async () => {
     const ingestKey = await api.createKey(['ingest']);
     const accepted: { batchId: string; batch: CompanyRecord[] }[] = [];
@@ -188,11 +260,7 @@ describe.skipIf(unavailable !== null)('the service on a Redis Cluster', () => {
       const batch = Array.from({ length: 5 }, (_, index) =>
         records.company(`failover-${sent}-${index}.io`),
       );
-      const response = await api.request('/ingest/records', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${ingestKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify(batch),
-      });
+      const response = await postRecords(ingestKey, batch);
       // A refusal (503) is the client's to send again; only an accepted batch must arrive.
       if (response.status === 202) {
         accepted.push({
@@ -224,21 +292,38 @@ describe.skipIf(unavailable !== null)('the service on a Redis Cluster', () => {
       const status = await api.settled(batchId, 60_000);
       expect(status.counts).toMatchObject({ done: batch.length, failed: 0 });
     }
-    const slugs = accepted.flatMap(({ batch }) => batch.map((record) => record.slug));
-    const logged: { stream_id: string; n: number | string }[] = await api.app
-      .get(TransactionRunner)
-      .query(
-        `SELECT stream_id, COUNT(*) AS n FROM events WHERE stream_id LIKE 'company-failover-%'
-         GROUP BY stream_id`,
-      );
-    expect(logged.map((row) => [row.stream_id, Number(row.n)]).sort()).toEqual(
-      slugs.map((slug) => [`company-${slug}`, 1]).sort(),
-    );
+    const companies = accepted.flatMap(({ batch }) => batch);
+    // Every accepted record once; a refused sending's jobs may have been queued, and applied
+    // once, too.
+    const inLog = await logged('company-failover-');
+    expect(inLog.filter(([, events]) => events !== 1)).toEqual([]);
+    expect(inLog).toEqual(expect.arrayContaining(loggedOnce(companies)));
     await api.app.get(ProjectionRunner).catchUp(undefined, { wait: true });
-    for (const slug of slugs) {
+    for (const { slug } of companies) {
       await waitFor(`${slug} to be served`, async () =>
         (await getJson(api, `/api/companies/${slug}`, readKey)).status === 200 ? true : undefined,
       );
     }
+  });
+
+  it('loses no acknowledged record when the master is killed right after a 202', async () => {
+    const ingestKey = await api.createKey(['ingest']);
+    const sent: CompanyRecord[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      const batch = Array.from({ length: 5 }, (_, index) =>
+        records.company(`killed-${round}-${index}.io`),
+      );
+      const response = await postRecords(ingestKey, batch);
+      expect(response.status).toBe(202);
+      const { batch_id: batchId } = (await response.json()) as { batch_id: string };
+      await cluster.killMaster(environment.env.QUEUE_PREFIX!);
+      sent.push(...batch);
+
+      const status = await api.settled(batchId, 60_000);
+      expect(status.counts).toMatchObject({ done: batch.length, duplicate: 0, failed: 0 });
+      // Back as the new master's replica: the next round's master has one to fail over to.
+      await cluster.restartKilled();
+    }
+    expect(await logged('company-killed-')).toEqual(loggedOnce(sent));
   });
 });

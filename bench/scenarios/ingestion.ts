@@ -268,5 +268,5 @@ async function workerMetrics(worker: ServiceProcess): Promise<string[]> {
   );
   return text
     .split('\n')
-    .filter((line) => /^(ingest_jobs_total|events_appended_total)\{/.test(line));
+    .filter((line) => /^(ingest_records_total|events_appended_total)\{/.test(line));
 }

@@ -15,7 +15,7 @@ import {
   type BenchContext,
   type Scenario,
 } from '../support/scenario.js';
-import { peakRssMb, ROOT, SERVICE_NODE_FLAGS } from '../support/service.js';
+import { peakRssMb, ROOT, CLI_NODE_FLAGS } from '../support/service.js';
 import {
   syntheticEventCount,
   syntheticExtractionCount,
@@ -126,7 +126,7 @@ export async function timedRebuild(
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [...SERVICE_NODE_FLAGS, 'dist/apps/worker/src/cli.js', 'rebuild'],
+    [...CLI_NODE_FLAGS, 'dist/apps/worker/src/cli.js', 'rebuild'],
     {
       cwd: ROOT,
       env: { ...process.env, ...environment.env },

@@ -9,7 +9,7 @@ import { loadConfig, type DatabaseConfig } from '#app/config';
 import { createRedisConnection } from '#app/contracts';
 import { deleteKeysMatching } from '../../test/support/redis-keys.js';
 import type { BenchContext } from './scenario.js';
-import { ROOT, SERVICE_NODE_FLAGS, startServices, type ServiceProcess } from './service.js';
+import { ROOT, CLI_NODE_FLAGS, startServices, type ServiceProcess } from './service.js';
 
 const run = promisify(execFile);
 
@@ -118,7 +118,7 @@ export async function serviceEnvironment(
     AUTH_FAILURES_PER_MINUTE: '100000',
   };
   const cli = async (...args: string[]) => {
-    const cliArgs = [...SERVICE_NODE_FLAGS, 'dist/apps/worker/src/cli.js', ...args];
+    const cliArgs = [...CLI_NODE_FLAGS, 'dist/apps/worker/src/cli.js', ...args];
     const { stdout } = await run(process.execPath, cliArgs, {
       cwd: ROOT,
       env: { ...process.env, ...env },

@@ -23,8 +23,10 @@ export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The heap limits the API runs with (package.json's scripts, the Dockerfile). */
 export const API_NODE_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=2'];
-/** The worker's and the command-line tool's: a larger nursery for their short-lived objects. */
-export const SERVICE_NODE_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=16'];
+/** The worker's: a larger nursery for its short-lived objects. */
+export const WORKER_NODE_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=8'];
+/** The command-line tool's: a rebuild spent a third of its time collecting with a small nursery. */
+export const CLI_NODE_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=16'];
 
 const ENTRIES = {
   api: {
@@ -35,7 +37,7 @@ const ENTRIES = {
   },
   worker: {
     entry: 'dist/apps/worker/src/main.js',
-    flags: SERVICE_NODE_FLAGS,
+    flags: WORKER_NODE_FLAGS,
     portVariable: 'WORKER_METRICS_PORT',
     readyPath: '/health/live',
   },

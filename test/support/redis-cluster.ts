@@ -95,6 +95,9 @@ class ClusterNode {
         '0',
         '--cluster-node-timeout',
         String(NODE_TIMEOUT_MS),
+        // DEBUG SLEEP stalls a node for a test, from loopback only.
+        '--enable-debug-command',
+        'local',
       ],
       { stdio: 'ignore' },
     );
@@ -105,6 +108,21 @@ class ClusterNode {
     return onOneConnection(`redis://127.0.0.1:${this.port}`, (client) =>
       client.call(args[0]!, ...args.slice(1)),
     );
+  }
+
+  /** Whether it answers a PING within `ms`: a node asleep (DEBUG SLEEP) answers nothing. */
+  async answersWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const silence = new Promise<false>((done) => (timer = setTimeout(() => done(false), ms)));
+    const answer = this.command('PING').then(
+      () => true,
+      () => false,
+    );
+    try {
+      return await Promise.race([answer, silence]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async info(section: string): Promise<string> {
@@ -193,6 +211,53 @@ export class RedisCluster {
     await replica.command('CLUSTER', 'FAILOVER');
     await this.settled(
       (lines) => lines.find((line) => line.port === master.port)?.master === false,
+    );
+  }
+
+  /**
+   * Stalls the replica of the master that serves `key`'s slot for `seconds` (DEBUG SLEEP): it
+   * takes no replication and acknowledges no write meanwhile. Returns once it sleeps, with
+   * when it woke (Date.now()) to come, given once the cluster has settled again.
+   */
+  async stallReplica(key: string, seconds: number): Promise<{ woke: Promise<number> }> {
+    const { replica } = await this.servingPair(key);
+    const woke = replica.command('DEBUG', 'SLEEP', String(seconds)).then(async () => {
+      const at = Date.now();
+      await this.settled();
+      return at;
+    });
+    // Awake, it answers a PING on loopback in well under a millisecond.
+    await waitFor('the replica to sleep', async () =>
+      (await replica.answersWithin(100)) ? undefined : true,
+    );
+    return { woke };
+  }
+
+  /**
+   * SIGKILLs the master that serves `key`'s slot, a crash and not a handover: its replica
+   * takes over once the other masters count it failed (NODE_TIMEOUT_MS) and elect it. Returns
+   * once the replica serves the slot and the cluster is ok; the killed node stays down until
+   * restartKilled().
+   */
+  async killMaster(key: string): Promise<void> {
+    const { master, replica } = await this.servingPair(key);
+    await master.kill();
+    await this.settled(
+      (lines) => lines.find((line) => line.port === replica.port)?.master === true,
+    );
+  }
+
+  /**
+   * Starts every killed node again with its cluster state file: each comes back empty, learns
+   * that its slots have another master and becomes its replica. Returns once every one of them
+   * has synced and the cluster is ok.
+   */
+  async restartKilled(): Promise<void> {
+    const killed = this.members.filter((member) => !member.running);
+    for (const member of killed) member.start();
+    const ports = new Set(killed.map((member) => member.port));
+    await this.settled((lines) =>
+      lines.filter((line) => ports.has(line.port)).every((line) => !line.master && !line.failed),
     );
   }
 

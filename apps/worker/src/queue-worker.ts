@@ -19,8 +19,13 @@ export interface QueueWorkerSpec<Data, Result extends { outcome: string }> {
   noun: string;
   options: Omit<WorkerOptions, 'connection' | 'prefix'>;
   run: (job: Job<Data, Result>) => Promise<Result>;
-  /** Counts a job that ended: its result's outcome, or `failed` or `retrying`. */
-  count: (job: Job<Data, Result>, outcome: string) => void;
+  /**
+   * Counts a job that ended: its result's outcome, or `failed` or `retrying` (a queue whose jobs
+   * hold many items counts them in `run` instead).
+   */
+  count?: (job: Job<Data, Result>, outcome: string) => void;
+  /** What else a job failed for good calls for, once it is in the failed list. */
+  failedForGood?: (job: Job<Data, Result>, error: Error) => Promise<void>;
   /** What a job's log lines say of it: never a secret or a record's content. */
   fields: (job: Job<Data, Result>) => Record<string, unknown>;
 }
@@ -52,22 +57,26 @@ export class QueueWorker<Data, Result extends { outcome: string }> {
       prefix: this.config.redis.queuePrefix,
     });
     this.worker.on('completed', (job, result) => {
-      spec.count(job, result.outcome);
+      spec.count?.(job, result.outcome);
       this.logger.log({ ...spec.fields(job), outcome: result.outcome }, `${spec.noun} done`);
     });
     this.worker.on('failed', (job, error) => {
       if (!job) return;
       // An invalid record or a conflict is an UnrecoverableError: final at once.
       const outcome = isFinalFailure(job, error) ? 'failed' : 'retrying';
-      spec.count(job, outcome);
+      spec.count?.(job, outcome);
       const fields = {
         ...spec.fields(job),
         outcome,
         attempt: job.attemptsMade,
         reason: error.message,
       };
-      if (outcome === 'failed') this.logger.warn(fields, `${spec.noun} failed for good`);
-      else this.logger.log(fields, `${spec.noun} will be retried`);
+      if (outcome === 'failed') {
+        this.logger.warn(fields, `${spec.noun} failed for good`);
+        spec.failedForGood?.(job, error).catch((failure: unknown) => {
+          this.logger.error(`${spec.name} worker: ${(failure as Error).message}`);
+        });
+      } else this.logger.log(fields, `${spec.noun} will be retried`);
     });
     // An unreachable Redis is reported once by the connection itself, not at every retry.
     this.worker.on('error', (error) => {

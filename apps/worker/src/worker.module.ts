@@ -1,14 +1,9 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { CheckedRecordSeal } from '#app/contracts';
-import { CaptureScrapeHandler } from './ingestion/handlers/capture-scrape.handler.js';
-import { ExtractPricingHandler } from './ingestion/handlers/extract-pricing.handler.js';
-import { RegisterCompanyHandler } from './ingestion/handlers/register-company.handler.js';
-import { RegisterPricingPageHandler } from './ingestion/handlers/register-pricing-page.handler.js';
-import { RecordExchangeRateHandler } from './ingestion/handlers/record-exchange-rate.handler.js';
+import { BatchLedger, CheckedRecordSeal, IngestQueue } from '#app/contracts';
+import { AppendRecordsHandler } from './ingestion/append-records.handler.js';
 import { IngestWorkerHost } from './ingestion/ingest-worker.host.js';
 import { IngestProcessor } from './ingestion/ingest.processor.js';
-import { RecordAppender } from './ingestion/record-appender.js';
 import { EventsAppendedHandler } from './projections/events-appended.handler.js';
 import { ProjectionScheduler } from './projections/projection.scheduler.js';
 import { ProjectionsModule } from './projections/projections.module.js';
@@ -22,12 +17,10 @@ import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 @Module({
   imports: [CqrsModule, ProjectionsModule],
   providers: [
-    RecordAppender,
-    RegisterCompanyHandler,
-    RegisterPricingPageHandler,
-    CaptureScrapeHandler,
-    ExtractPricingHandler,
-    RecordExchangeRateHandler,
+    AppendRecordsHandler,
+    // The batch counters live beside the queue, on its producer connection.
+    IngestQueue,
+    BatchLedger,
     CheckedRecordSeal,
     IngestProcessor,
     IngestWorkerHost,

@@ -16,7 +16,7 @@ export interface paths {
         put?: never;
         /**
          * Push a batch of records
-         * @description Up to 1,000 records and 5 MB, as a JSON array or as NDJSON (one record per line). The whole batch is validated first: if any record is invalid the answer is 400 with the index and reasons of each bad record, and nothing is queued. Otherwise 202 once every record is durably queued; follow it with GET /v1/ingest/batches/{batch_id}. The same record sent again is a no-op; other content under a known natural key is refused (a failed record). Needs a key with the ingest scope; costs no credit.
+         * @description Up to 1,000 records and 5 MB, as a JSON array or as NDJSON (one record per line). The whole batch is validated first: if any record is invalid the answer is 400 with the index and reasons of each bad record, and nothing is queued. Otherwise 202 once every record is durably queued (where the queue's Redis has replicas, once one holds the jobs: past the configured wait the answer is 503, and the batch sent again is applied once); follow it with GET /v1/ingest/batches/{batch_id}. The same record sent again is a no-op; other content under a known natural key is refused (a failed record). Needs a key with the ingest scope; costs no credit.
          */
         post: operations["ingestRecords"];
         delete?: never;
@@ -753,8 +753,8 @@ export interface components {
              */
             accepted: number;
             /**
-             * @description Distinct jobs queued: identical records within a batch are one job
-             * @example 5
+             * @description Jobs queued: one per chunk of INGEST_CHUNK_SIZE records (500 by default)
+             * @example 1
              */
             jobs: number;
         };
@@ -974,12 +974,13 @@ export interface components {
             /** @description Records already recorded with the same content (a no-op) */
             duplicate: number;
             failed: number;
-            /** @description Records whose job is no longer in the queue (past its retention) */
+            /** @description Records with no outcome whose job is no longer in the queue (removed by an operator) */
             unknown: number;
         };
         BatchFailure: {
             /** @description Position of the record in the batch */
             index: number;
+            /** @description The job of the record's chunk */
             job_id: string;
             /** @enum {string} */
             type: "company" | "page" | "scrape" | "pricing" | "exchange_rate";

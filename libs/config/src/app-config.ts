@@ -59,7 +59,12 @@ export class AppConfig {
     readonly demoData: boolean,
     readonly ingest: {
       scrapers: string[];
+      /** Records per ingest job: the API splits a batch into chunks of this many. */
+      chunkSize: number;
+      /** Chunk jobs a worker process decides at once. */
       concurrency: number;
+      /** How long a 202 waits for a replica of the queue's master to hold the batch's jobs. */
+      replicaWaitMs: number;
       attempts: number;
       backoffMs: number;
       lockMs: number;

@@ -127,6 +127,20 @@ export class EnvironmentVariables {
   @Transform(toInteger)
   @IsInt()
   @Min(1)
+  @Max(1000)
+  INGEST_CHUNK_SIZE?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  INGEST_REPLICA_WAIT_MS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
   @Max(100)
   INGEST_ATTEMPTS?: number;
 

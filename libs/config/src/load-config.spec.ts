@@ -90,6 +90,8 @@ describe('loadConfig values', () => {
       DEMO_DATA: 'true',
       SCRAPERS: 'alpha,beta',
       WORKER_CONCURRENCY: '3',
+      INGEST_CHUNK_SIZE: '250',
+      INGEST_REPLICA_WAIT_MS: '500',
       LOG_LEVEL: 'debug',
       QUEUE_PREFIX: '{staging}',
       BURST_LIMIT_PER_SECOND: '5',
@@ -116,7 +118,7 @@ describe('loadConfig values', () => {
     expect(config.adminToken).toBe('a-long-enough-admin-token');
     expect(config.demoData).toBe(true);
     expect(config.ingest.scrapers).toEqual(['alpha', 'beta']);
-    expect(config.ingest.concurrency).toBe(3);
+    expect(config.ingest).toMatchObject({ concurrency: 3, chunkSize: 250, replicaWaitMs: 500 });
     expect(config.logLevel).toBe('debug');
   });
 
@@ -229,7 +231,7 @@ describe('loadConfig values', () => {
     expect(config.adminToken).toBeNull();
     expect(config.demoData).toBe(false);
     expect(config.plans.map((plan) => plan.name)).toEqual(['free', 'pro', 'enterprise']);
-    expect(config.ingest.concurrency).toBe(256);
+    expect(config.ingest).toMatchObject({ concurrency: 4, chunkSize: 500, replicaWaitMs: 2_000 });
   });
 
   it('reads TRUST_PROXY=true as trusting every proxy', () => {
@@ -290,6 +292,10 @@ describe('loadConfig refusals', () => {
     ['SCRAPERS', `scraper_1,${'s'.repeat(28)}`],
     ['WORKER_CONCURRENCY', '0'],
     ['WORKER_CONCURRENCY', 'many'],
+    // A chunk holds at most a batch.
+    ['INGEST_CHUNK_SIZE', '1001'],
+    ['INGEST_CHUNK_SIZE', '0'],
+    ['INGEST_REPLICA_WAIT_MS', '50'],
     ['LOG_LEVEL', 'loud'],
     ['BURST_LIMIT_PER_SECOND', '0'],
     ['BURST_LIMIT_PER_SECOND', '100001'],

@@ -15,7 +15,19 @@ import { DEFAULT_PLANS, loadPlansFile } from './plans.js';
  * tag, so every key of every queue lands in one slot and BullMQ's multi-key scripts can run on
  * a cluster.
  */
-const DEFAULT_QUEUE_PREFIX = '{pricing}';
+export const DEFAULT_QUEUE_PREFIX = '{pricing}';
+/**
+ * Records per ingest job and chunk jobs a worker runs at once: the best measured (BENCHMARKS.md,
+ * `npm run bench -- --only ingestion`): 500 a chunk ingests a fifth faster than 100 for the same
+ * memory, and 4 chunks at once overlap one chunk's commit with the next ones' reads.
+ */
+const DEFAULT_CHUNK_SIZE = 500;
+const DEFAULT_WORKER_CONCURRENCY = 4;
+/**
+ * Events per projection transaction: a worker that projects behind a fast ingestion reads full
+ * batches, and 2,000 pricing events took its memory past 200 MB.
+ */
+const DEFAULT_PROJECTION_BATCH_SIZE = 1_000;
 
 interface LoadConfigOptions {
   /** The standalone process loads the demo catalogue unless told not to. */
@@ -120,13 +132,18 @@ export function loadConfig(
     vars.DEMO_DATA ?? options.demoDataByDefault ?? false,
     {
       scrapers: (vars.SCRAPERS ?? 'scraper_1,scraper_2,scraper_3,scraper_4').split(','),
-      concurrency: vars.WORKER_CONCURRENCY ?? 256,
+      chunkSize: vars.INGEST_CHUNK_SIZE ?? DEFAULT_CHUNK_SIZE,
+      concurrency: vars.WORKER_CONCURRENCY ?? DEFAULT_WORKER_CONCURRENCY,
+      replicaWaitMs: vars.INGEST_REPLICA_WAIT_MS ?? 2_000,
       attempts: vars.INGEST_ATTEMPTS ?? 10,
       backoffMs: vars.INGEST_BACKOFF_MS ?? 1_000,
       lockMs: vars.INGEST_LOCK_MS ?? 30_000,
       retentionSeconds: vars.INGEST_RETENTION_SECONDS ?? 7 * 24 * 3600,
     },
-    { pollMs: vars.PROJECTION_POLL_MS ?? 250, batchSize: vars.PROJECTION_BATCH_SIZE ?? 2_000 },
+    {
+      pollMs: vars.PROJECTION_POLL_MS ?? 250,
+      batchSize: vars.PROJECTION_BATCH_SIZE ?? DEFAULT_PROJECTION_BATCH_SIZE,
+    },
     vars.SHUTDOWN_GRACE_MS ?? 10_000,
     (vars.LOG_LEVEL as AppConfig['logLevel'] | undefined) ?? options.logLevelByDefault ?? 'log',
     vars.UPGRADE_URL ?? 'https://pricing-intelligence.example.com/upgrade',

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { AppConfig } from '#app/config';
 import type { CompanyRecord } from '#app/domain';
 import { CheckedRecordSeal } from './checked-record-seal.js';
-import { ingestJobId, type IngestJobData } from './ingest-job.js';
+import {
+  ingestChunkJobId,
+  ingestJobId,
+  type IngestChunkJobData,
+  type IngestJobData,
+} from './ingest-job.js';
 
 const sealWith = (adminToken: string | null) =>
   new CheckedRecordSeal({ adminToken } as unknown as AppConfig);
@@ -41,6 +46,25 @@ describe('CheckedRecordSeal', () => {
     expect(seal.holds(jobId, marked(seal, { record: changed }))).toBe(false);
     const damaged = { type: 'company' } as unknown as CompanyRecord;
     expect(seal.holds(jobId, marked(seal, { record: damaged }))).toBe(false);
+  });
+
+  it("holds for a chunk's job it marked, and not once a record, the order or the index changed", () => {
+    const other = { ...record, slug: 'other.io' };
+    const chunkId = ingestChunkJobId([record, other], batchId, 3);
+    const chunk: IngestChunkJobData = {
+      records: [record, other],
+      batchId,
+      requestId: null,
+      chunkIndex: 3,
+      firstIndex: 300,
+      checked: seal.seal(chunkId),
+    };
+    expect(seal.holds(chunkId, chunk)).toBe(true);
+    expect(seal.holds(chunkId, { ...chunk, records: [other, record] })).toBe(false);
+    expect(seal.holds(chunkId, { ...chunk, records: [record, { ...other, name: 'x' }] })).toBe(
+      false,
+    );
+    expect(seal.holds(chunkId, { ...chunk, chunkIndex: 4 })).toBe(false);
   });
 
   it('does not hold for a job a pipeline added (no batch of the API)', () => {

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '#app/config';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ingestJobId, type IngestJobData } from './ingest-job.js';
+import { ingestChunkJobId, ingestJobId, isChunkJob, type IngestJobData } from './ingest-job.js';
 
 /**
- * The mark the API puts on a job whose record it checked, so that the worker does not check it
+ * The mark the API puts on a job whose records it checked, so that the worker does not check them
  * again (class-validator is most of the worker's own work on a record). It is an HMAC of the
- * job id, whose content hash binds the record, under a key derived from ADMIN_TOKEN, which the
+ * job id, whose content hash binds the records, under a key derived from ADMIN_TOKEN, which the
  * API and the worker share. Without ADMIN_TOKEN no job is marked and the worker checks every
  * record. A job a pipeline adds itself carries no mark, and a record changed after it was
- * marked no longer matches its job id: both are checked as before.
+ * marked no longer matches its job id: both are checked.
  */
 @Injectable()
 export class CheckedRecordSeal {
@@ -27,7 +27,7 @@ export class CheckedRecordSeal {
     return this.key ? this.mac(this.key, jobId).toString('base64url') : undefined;
   }
 
-  /** Whether the API checked the record of this job: its mark is the job id's, its id the record's. */
+  /** Whether the API checked the records of this job: its mark is the job id's, its id theirs. */
   holds(jobId: string | undefined, data: IngestJobData): boolean {
     const { checked, batchId } = data;
     if (!this.key || !jobId || typeof checked !== 'string' || batchId === null) return false;
@@ -35,9 +35,12 @@ export class CheckedRecordSeal {
     const expected = this.mac(this.key, jobId);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
     try {
-      return ingestJobId(data.record, batchId) === jobId;
+      const expected = isChunkJob(data)
+        ? ingestChunkJobId(data.records, batchId, data.chunkIndex)
+        : ingestJobId(data.record, batchId);
+      return expected === jobId;
     } catch {
-      // A record too damaged to name: the check says what is wrong with it.
+      // Records too damaged to name: the check says what is wrong with them.
       return false;
     }
   }

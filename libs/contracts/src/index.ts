@@ -10,3 +10,5 @@ export * from './batch-body.js';
 export * from './checked-record-seal.js';
 export * from './coded-error.js';
 export * from './service-unavailable.error.js';
+export * from './batch-ledger.js';
+export { DEFAULT_QUEUE_PREFIX } from '#app/config';

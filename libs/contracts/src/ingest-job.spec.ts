@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CompanyRecord, IngestRecord, PricingRecord, ScrapeRecord } from '#app/domain';
-import { ingestJobId } from './ingest-job.js';
+import { ingestChunkJobId, ingestJobId } from './ingest-job.js';
 
 const company: CompanyRecord = {
   type: 'company',
@@ -131,5 +131,28 @@ describe('ingestJobId', () => {
     const changed = structuredClone(pricing);
     changed.plans[0]!.charges[0]!.price = 12;
     expect(id(changed)).not.toBe(id(pricing));
+  });
+});
+
+describe('ingestChunkJobId', () => {
+  const chunkId = (records: IngestRecord[], batch = BATCH, index = 0) =>
+    ingestChunkJobId(records, batch, index);
+
+  it('names the batch and the index, holds no colon, and is deterministic', () => {
+    expect(chunkId([company, scrape], BATCH, 7)).toMatch(
+      new RegExp(`^chunk-${BATCH}-7-[0-9a-f]{24}$`),
+    );
+    expect(chunkId([company, scrape])).toBe(chunkId(structuredClone([company, scrape])));
+  });
+
+  it('differs with the records, their order, the index and the batch', () => {
+    const ids = [
+      chunkId([company, scrape]),
+      chunkId([scrape, company]),
+      chunkId([company, { ...scrape, score: 8 }]),
+      chunkId([company, scrape], BATCH, 1),
+      chunkId([company, scrape], 'another-batch'),
+    ];
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });

@@ -13,8 +13,11 @@ export type {
   PricingMetricInput,
 } from '#app/domain';
 
-/** The payload of every job on the ingest queue; `record.type` is also the job name. */
-export interface IngestJobData {
+/**
+ * A job of one record: what the previous release queued for every record, and what a pipeline
+ * may still add for a single record. Its name is `record.type`.
+ */
+export interface IngestRecordJobData {
   record: IngestRecord;
   /** The batch that first queued this job; null for jobs a pipeline adds itself. */
   batchId: string | null;
@@ -23,9 +26,60 @@ export interface IngestJobData {
   checked?: string;
 }
 
-/** What a finished ingest job returns. */
+/** The name of a chunk's job. */
+export const INGEST_CHUNK_JOB = 'chunk';
+
+/**
+ * A job of a chunk of records: the API queues one per INGEST_CHUNK_SIZE records of a batch, and a
+ * pipeline may add its own. The worker decides its records together and each alone: a record
+ * refused or waiting for its company never holds the others back.
+ */
+export interface IngestChunkJobData {
+  records: IngestRecord[];
+  /** The batch the chunk belongs to (its status counts the chunk's records); null for a pipeline's. */
+  batchId: string | null;
+  requestId: string | null;
+  /** The chunk's place in its batch (0 for the first), which its job id names. */
+  chunkIndex: number;
+  /** The batch index of the chunk's first record (0 for a pipeline's own chunk). */
+  firstIndex: number;
+  /** The API's mark that it checked `records` (CheckedRecordSeal); a pipeline leaves it out. */
+  checked?: string;
+}
+
+/** The payload of a job on the ingest queue: a chunk, or a single record. */
+export type IngestJobData = IngestChunkJobData | IngestRecordJobData;
+
+/** What a finished ingest job returns: how many of its records were new, how many known. */
 export interface IngestJobResult {
+  /** `duplicate` when the log held every record already. */
   outcome: 'appended' | 'duplicate';
+  appended: number;
+  duplicates: number;
+}
+
+export function isChunkJob(data: IngestJobData): data is IngestChunkJobData {
+  return 'records' in data;
+}
+
+/** The records of a job, chunk or single record, in order. */
+export function recordsOfJob(data: IngestJobData): IngestRecord[] {
+  return isChunkJob(data) ? data.records : [data.record];
+}
+
+/**
+ * Deterministic job id of a chunk: the batch (or any id a pipeline gives each sending), the
+ * chunk's index and a hash of its records' contents. A pipeline that adds the same chunk again
+ * under the same id (a retry of its own add) adds nothing; another sending is another batch id,
+ * whose jobs the worker judges against the log.
+ */
+export function ingestChunkJobId(
+  records: readonly IngestRecord[],
+  batchId: string,
+  chunkIndex: number,
+): string {
+  const contents = sha256Hex(records.map((record) => recordContentHash(record)).join('\n'));
+  return `${INGEST_CHUNK_JOB}-${batchId}-${chunkIndex}-${contents.slice(0, 24)}`;
 }
 
 /**
@@ -39,14 +93,9 @@ export interface IngestJobResult {
  * reusing ids across batches would let the queue's memory, not the event log, decide what is a
  * duplicate (a reset database would then never receive records sent before it). The worker
  * reads the log to tell. BullMQ forbids ':' in custom ids, so the key is hashed. The id starts
- * with the record's type, which the batch status reads back.
+ * with the record's type, which the previous release's batch status reads back.
  */
 export function ingestJobId(record: IngestRecord, batchId: string): string {
   const keyHash = sha256Hex(`${record.type}\n${naturalKey(record)}`).slice(0, 24);
   return `${record.type}-${keyHash}-${recordContentHash(record).slice(0, 24)}-${batchId}`;
-}
-
-/** The record type an ingestJobId starts with. */
-export function recordTypeOfJobId(jobId: string): string {
-  return jobId.slice(0, jobId.indexOf('-'));
 }

@@ -1,6 +1,6 @@
 /**
  * Queue names shared by the API, the worker and any Node pipeline that adds jobs itself (a job's
- * name is its record's `type`: IngestJobData).
+ * name is `chunk`, or a single record's `type`: IngestJobData).
  * These values are stored in Redis and referenced by running pipelines: never change them.
  */
 export const INGEST_QUEUE = 'ingest';

@@ -1,14 +1,14 @@
 /*
  * The body of the record-check thread (RecordChecker). It holds one batch at a time: parses its
- * body, checks every record, and hands back its distinct jobs a chunk at a time. It loads only
+ * body, checks every record, and hands back its chunks one at a time. It loads only
  * what that needs (no queue, no Redis client).
  */
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { IngestRecord } from '#app/domain';
 import { parseBatchBody } from './batch-body.js';
-import { ingestJobId } from './ingest-job.js';
-import type { CheckReply, CheckRequest, DistinctJob, InvalidRecord } from './record-checker.js';
+import { ingestChunkJobId } from './ingest-job.js';
+import type { CheckReply, CheckRequest, ChunkJob, InvalidRecord } from './record-checker.js';
 import { recordProblems } from './record-validation.js';
 
 const { scrapers } = workerData as { scrapers: string[] };
@@ -19,19 +19,19 @@ const port = parentPort!;
 setPriority(19);
 
 /**
- * The batch in hand: its records once parsed, its distinct jobs once checked. A thread that
+ * The batch in hand: its records once parsed, its chunks once checked. A thread that
  * holds none (a new one, after its predecessor died mid-batch) refuses to check or hand out
  * jobs, so a batch it never saw cannot be answered as checked with nothing to queue.
  */
 let items: unknown[] | null = null;
-let jobs: DistinctJob[] | null = null;
+let chunks: ChunkJob[] | null = null;
 
 async function answer(request: CheckRequest): Promise<CheckReply> {
   const { id } = request;
   switch (request.op) {
     case 'parse': {
       items = null;
-      jobs = null;
+      chunks = null;
       const parsed = parseBatchBody(request.batch);
       if (!('value' in parsed)) return { id, unparsable: parsed };
       if (!Array.isArray(parsed.value)) return { id, length: null };
@@ -41,28 +41,29 @@ async function answer(request: CheckRequest): Promise<CheckReply> {
     case 'check': {
       if (!items) throw new Error('no parsed batch to check');
       const invalid: InvalidRecord[] = [];
-      const distinct = new Map<string, DistinctJob>();
-      const jobIds: string[] = [];
       for (const [index, item] of items.entries()) {
         const reasons = await recordProblems(item, scrapers);
         if (reasons.length > 0) {
           const type = (item as { type?: unknown } | null)?.type;
           invalid.push({ index, type: typeof type === 'string' ? type : null, reasons });
-          continue;
         }
-        const record = item as IngestRecord;
-        const jobId = ingestJobId(record, request.batchId);
-        jobIds.push(jobId);
-        // Identical records within a batch are one job.
-        distinct.set(jobId, { jobId, record });
       }
       if (invalid.length > 0) return { id, invalid };
-      jobs = [...distinct.values()];
-      return { id, jobIds, distinctJobs: jobs.length };
+      const records = items as IngestRecord[];
+      chunks = [];
+      for (let first = 0; first < records.length; first += request.chunkSize) {
+        const chunkRecords = records.slice(first, first + request.chunkSize);
+        const chunkIndex = chunks.length;
+        const jobId = ingestChunkJobId(chunkRecords, request.batchId, chunkIndex);
+        chunks.push({ jobId, chunkIndex, firstIndex: first, records: chunkRecords });
+      }
+      return { id, chunkJobIds: chunks.map((chunk) => chunk.jobId) };
     }
-    case 'jobs':
-      if (!jobs) throw new Error('no checked batch to take jobs from');
-      return { id, jobs: jobs.slice(request.start, request.start + request.count) };
+    case 'chunk': {
+      const chunk = chunks?.[request.index];
+      if (!chunk) throw new Error('no checked batch to take this chunk from');
+      return { id, chunk };
+    }
   }
 }
 

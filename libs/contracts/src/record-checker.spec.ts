@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { batchBodyOf, type BatchBody } from './batch-body.js';
+import { ingestChunkJobId } from './ingest-job.js';
 import { RecordChecker } from './record-checker.js';
 
 const company = (slug: string) => ({
@@ -17,28 +18,30 @@ let checker: RecordChecker;
 afterEach(() => checker?.close());
 
 describe('RecordChecker, on its thread', () => {
-  it('parses, checks and hands back the distinct jobs of a batch, a chunk at a time', async () => {
+  it('parses, checks and hands back a batch in chunks, one at a time', async () => {
     checker = new RecordChecker([]);
     const records = [company('a.io'), company('b.io'), company('a.io')];
     expect(await checker.parse(batchBodyOf(records))).toEqual({ length: 3 });
-    const checked = await checker.check('batch-1');
-    expect(checked).toMatchObject({ distinctJobs: 2 });
-    const { jobIds } = checked as { jobIds: string[] };
-    expect(jobIds).toHaveLength(3);
-    expect(jobIds[0]).toBe(jobIds[2]);
-    expect(jobIds[0]).toMatch(/^company-[0-9a-f]{24}-[0-9a-f]{24}-batch-1$/);
-    const first = await checker.jobs(0, 1);
-    const rest = await checker.jobs(1, 50);
-    expect([...first, ...rest]).toEqual([
-      { jobId: jobIds[0], record: records[0] },
-      { jobId: jobIds[1], record: records[1] },
-    ]);
+    const checked = await checker.check('batch-1', 2);
+    const chunkJobIds = [
+      ingestChunkJobId(records.slice(0, 2) as never, 'batch-1', 0),
+      ingestChunkJobId(records.slice(2) as never, 'batch-1', 1),
+    ];
+    expect(checked).toEqual({ chunkJobIds });
+    expect(chunkJobIds[0]).toMatch(/^chunk-batch-1-0-[0-9a-f]{24}$/);
+    expect(await checker.chunk(1)).toEqual({
+      jobId: chunkJobIds[1],
+      chunkIndex: 1,
+      firstIndex: 2,
+      records: [records[2]],
+    });
+    expect(await checker.chunk(0)).toMatchObject({ firstIndex: 0, records: records.slice(0, 2) });
   });
 
   it('names every invalid record, and says why a body is not a batch', async () => {
     checker = new RecordChecker([]);
     await checker.parse(batchBodyOf([company('a.io'), { type: 'company' }, 7]));
-    const checked = await checker.check('batch-2');
+    const checked = await checker.check('batch-2', 100);
     expect(checked).toEqual({
       invalid: [
         { index: 1, type: 'company', reasons: expect.arrayContaining([expect.any(String)]) },
@@ -81,19 +84,19 @@ describe('RecordChecker, on its thread', () => {
   it('fails the batch in hand when its thread dies, and starts a new thread for the next', async () => {
     checker = new RecordChecker([]);
     await checker.parse(batchBodyOf([company('a.io')]));
-    const inHand = checker.check('batch-3');
+    const inHand = checker.check('batch-3', 100);
     await checker.close();
     await expect(inHand).rejects.toThrow(/record-check thread exited/);
     expect(await checker.parse(batchBodyOf([company('b.io')]))).toEqual({ length: 1 });
   });
 
-  it('refuses to check or hand out jobs of a batch its thread never parsed', async () => {
+  it('refuses to check or hand out chunks of a batch its thread never parsed', async () => {
     checker = new RecordChecker([]);
     await checker.parse(batchBodyOf([company('a.io')]));
     await checker.close();
     // The next thread holds no batch: the one its predecessor had is not answered as empty.
-    await expect(checker.check('batch-4')).rejects.toThrow(/no parsed batch to check/);
-    await expect(checker.jobs(0, 50)).rejects.toThrow(/no checked batch/);
+    await expect(checker.check('batch-4', 100)).rejects.toThrow(/no parsed batch to check/);
+    await expect(checker.chunk(0)).rejects.toThrow(/no checked batch/);
   });
 
   it('answers a body whose bytes were already moved away as empty, never leaving it waiting', async () => {

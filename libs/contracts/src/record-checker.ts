@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { IngestRecord } from '#app/domain';
 import type { BatchBody, Unparsable } from './batch-body.js';
+import type { IngestChunkJobData } from './ingest-job.js';
 
 /**
  * Room for the parsed records of the largest body the API takes (5 MB of JSON), with their
@@ -17,34 +17,33 @@ export interface InvalidRecord {
   reasons: string[];
 }
 
-/** One job per distinct job id: identical records within a batch are one job. */
-export interface DistinctJob {
+/** One job of a checked batch: a chunk of its records, in order, and the chunk's job id. */
+export type ChunkJob = Pick<IngestChunkJobData, 'records' | 'chunkIndex' | 'firstIndex'> & {
   jobId: string;
-  record: IngestRecord;
-}
+};
 
 export type CheckRequest = { id: number } & (
   | { op: 'parse'; batch: BatchBody }
-  | { op: 'check'; batchId: string }
-  | { op: 'jobs'; start: number; count: number }
+  | { op: 'check'; batchId: string; chunkSize: number }
+  | { op: 'chunk'; index: number }
 );
 
 export type CheckReply = { id: number } & (
   | { unparsable: Unparsable }
   | { length: number | null }
   | { invalid: InvalidRecord[] }
-  | { jobIds: string[]; distinctJobs: number }
-  | { jobs: DistinctJob[] }
+  | { chunkJobIds: string[] }
+  | { chunk: ChunkJob }
   | { error: string }
 );
 
-/** What a check finds: the invalid records, or each record's job id and the distinct jobs' count. */
-type BatchCheck = { invalid: InvalidRecord[] } | { jobIds: string[]; distinctJobs: number };
+/** What a check finds: the invalid records, or the job id of each chunk. */
+type BatchCheck = { invalid: InvalidRecord[] } | { chunkJobIds: string[] };
 
 /**
  * Parses and checks pushed batches on a thread of its own: a 1,000-record batch takes a core for
  * a moment, and on the API's event loop every read would wait for it. The thread holds one batch
- * at a time (parse, check, then its jobs a chunk at a time), so its caller takes one batch at a
+ * at a time (parse, check, then its chunks one at a time), so its caller takes one batch at a
  * time. It starts on the first batch and ends with close(); should it die, the batch in hand
  * fails (a 500: a bug) and the next batch starts a new one.
  */
@@ -75,18 +74,18 @@ export class RecordChecker {
     throw unexpected(reply);
   }
 
-  /** Checks every record of the parsed batch, naming its jobs after `batchId`. */
-  async check(batchId: string): Promise<BatchCheck> {
-    const reply = await this.send({ op: 'check', batchId });
+  /** Checks every record of the parsed batch, and cuts it into chunks named after `batchId`. */
+  async check(batchId: string, chunkSize: number): Promise<BatchCheck> {
+    const reply = await this.send({ op: 'check', batchId, chunkSize });
     if ('invalid' in reply) return { invalid: reply.invalid };
-    if ('jobIds' in reply) return { jobIds: reply.jobIds, distinctJobs: reply.distinctJobs };
+    if ('chunkJobIds' in reply) return { chunkJobIds: reply.chunkJobIds };
     throw unexpected(reply);
   }
 
-  /** The checked batch's distinct jobs from `start`, at most `count`. */
-  async jobs(start: number, count: number): Promise<DistinctJob[]> {
-    const reply = await this.send({ op: 'jobs', start, count });
-    if ('jobs' in reply) return reply.jobs;
+  /** The checked batch's chunk at `index`. */
+  async chunk(index: number): Promise<ChunkJob> {
+    const reply = await this.send({ op: 'chunk', index });
+    if ('chunk' in reply) return reply.chunk;
     throw unexpected(reply);
   }
 

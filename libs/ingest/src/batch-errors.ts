@@ -44,3 +44,22 @@ export class UnknownBatch extends CodedError {
     });
   }
 }
+
+/**
+ * The batch's jobs reached the queue's master but no replica of it in time (503): a failover
+ * now could lose them, so the batch is not acknowledged. They may still be applied; sent again,
+ * the batch is applied once.
+ */
+export class BatchNotReplicated extends CodedError {
+  override readonly name = 'BatchNotReplicated';
+
+  constructor(waitedMs: number) {
+    super(
+      503,
+      'SERVICE_UNAVAILABLE',
+      `No replica of the queue's Redis acknowledged the batch (waited at most ${waitedMs} ms); ` +
+        'send it again (records already applied count as duplicates)',
+      { retry_after: Math.ceil(waitedMs / 1000) },
+    );
+  }
+}

@@ -1,11 +1,10 @@
 export * from './batch-errors.js';
-export { BatchManifestStore, type BatchManifest } from './batch-manifest.store.js';
 export {
   BatchStatusService,
   noRecords,
   type BatchStatus,
   type RecordState,
-} from './batch-status.service.js';
+} from './batch-status.js';
 export { IngestModule } from './ingest.module.js';
 export {
   IngestService,

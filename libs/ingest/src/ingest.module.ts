@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { CheckedRecordSeal, IngestQueue } from '#app/contracts';
-import { BatchManifestStore } from './batch-manifest.store.js';
-import { BatchStatusService } from './batch-status.service.js';
+import { BatchLedger, CheckedRecordSeal, IngestQueue } from '#app/contracts';
+import { BatchStatusService } from './batch-status.js';
 import { IngestService } from './ingest.service.js';
+import { LegacyBatchStatus } from './legacy-batch-status.js';
 
 /**
  * Batch acceptance and batch status on the ingest queue, shared by the HTTP API and the
@@ -13,10 +13,11 @@ import { IngestService } from './ingest.service.js';
 @Module({
   providers: [
     IngestQueue,
+    BatchLedger,
     CheckedRecordSeal,
     IngestService,
-    BatchManifestStore,
     BatchStatusService,
+    LegacyBatchStatus,
   ],
   exports: [IngestQueue, IngestService, BatchStatusService],
 })

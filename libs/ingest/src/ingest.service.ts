@@ -1,18 +1,24 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '#app/config';
 import {
+  BatchLedger,
   CheckedRecordSeal,
+  INGEST_CHUNK_JOB,
   IngestQueue,
   RecordChecker,
   isBatchBody,
   type BatchBody,
-  type IngestJobData,
+  type IngestChunkJobData,
   type Unparsable,
 } from '#app/contracts';
 import { Mutex } from 'async-mutex';
 import { randomUUID } from 'node:crypto';
-import { BatchTooLarge, InvalidBatch, UnparsableJsonBatch } from './batch-errors.js';
-import { BatchManifestStore } from './batch-manifest.store.js';
+import {
+  BatchNotReplicated,
+  BatchTooLarge,
+  InvalidBatch,
+  UnparsableJsonBatch,
+} from './batch-errors.js';
 
 export const MAX_RECORDS_PER_BATCH = 1_000;
 /** The largest body of a batch, JSON or NDJSON: a thousand records of any type fit. */
@@ -21,23 +27,21 @@ export const MAX_BATCH_BYTES = 5 * 1024 * 1024;
 /** How long the checking thread may wait for a batch before it is let go. */
 const THREAD_IDLE_MS = 30_000;
 
-/** Jobs per Redis pipeline: encoding a thousand, and reading their replies, takes tens of ms. */
-const JOBS_PER_ADD = 50;
-
 export interface AcceptedBatch {
   batch_id: string;
   accepted: number;
-  /** Distinct jobs: identical records within a batch are one job. */
+  /** The batch's chunks: one job each. */
   jobs: number;
 }
 
 /**
- * Checks a batch all or nothing: every record is checked before any is queued, and the answer
- * is sent only once every job is in Redis. Jobs go to Redis a chunk at a time, so a Redis failure
- * part-way leaves the chunks before it queued behind a 503; the batch sent again is applied
- * once, as the worker judges duplicates by the event log. Parsing and checking run on a thread
- * of their own (RecordChecker), so the event loop keeps serving reads meanwhile, and holds only
- * a chunk of a batch at a time.
+ * Checks a batch all or nothing: every record is checked before any is queued. Then it opens the
+ * batch's counters and queues one job per chunk of INGEST_CHUNK_SIZE records, and answers only
+ * once every job is in Redis and, when the queue's master has replicas, on one of them. A Redis
+ * failure part-way leaves the chunks before it queued behind a 503; the batch sent again is
+ * applied once, as the worker judges duplicates by the event log. Parsing and checking run on a
+ * thread of their own (RecordChecker), so the event loop keeps serving reads meanwhile, and
+ * holds only one chunk of a batch at a time.
  */
 @Injectable()
 export class IngestService implements OnModuleDestroy {
@@ -50,9 +54,9 @@ export class IngestService implements OnModuleDestroy {
   private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    config: AppConfig,
+    private readonly config: AppConfig,
     private readonly ingestQueue: IngestQueue,
-    private readonly manifests: BatchManifestStore,
+    private readonly ledger: BatchLedger,
     private readonly seal: CheckedRecordSeal,
   ) {
     this.checker = new RecordChecker(config.ingest.scrapers);
@@ -91,7 +95,8 @@ export class IngestService implements OnModuleDestroy {
       if ('unparsable' in parsed) throw unparsableBatch(parsed.unparsable);
       checkLength(parsed.length);
       const batchId = randomUUID();
-      const checked = await this.checker.check(batchId);
+      const { chunkSize, replicaWaitMs } = this.config.ingest;
+      const checked = await this.checker.check(batchId, chunkSize);
       if ('invalid' in checked) {
         const { invalid } = checked;
         throw new InvalidBatch(
@@ -100,19 +105,31 @@ export class IngestService implements OnModuleDestroy {
           { invalid },
         );
       }
-      await this.manifests.save(batchId, checked.jobIds, requestId);
-      const origin = { batchId, requestId };
-      for (let start = 0; start < checked.distinctJobs; start += JOBS_PER_ADD) {
-        const jobs = await this.checker.jobs(start, JOBS_PER_ADD);
-        await this.ingestQueue.queue.addBulk(
-          jobs.map(({ jobId, record }) => ({
-            name: record.type,
-            data: { record, ...origin, checked: this.seal.seal(jobId) } satisfies IngestJobData,
-            opts: { jobId },
-          })),
-        );
+      const { chunkJobIds } = checked;
+      const mark = await this.ingestQueue.connectionMark();
+      await this.ledger.open(batchId, {
+        createdAt: new Date().toISOString(),
+        requestId,
+        total: parsed.length,
+        chunkSize,
+        jobIds: chunkJobIds,
+      });
+      for (const [index, jobId] of chunkJobIds.entries()) {
+        const { chunkIndex, firstIndex, records } = await this.checker.chunk(index);
+        const data: IngestChunkJobData = {
+          records,
+          batchId,
+          requestId,
+          chunkIndex,
+          firstIndex,
+          checked: this.seal.seal(jobId),
+        };
+        await this.ingestQueue.queue.add(INGEST_CHUNK_JOB, data, { jobId });
       }
-      return { batch_id: batchId, accepted: checked.jobIds.length, jobs: checked.distinctJobs };
+      if (!(await this.ingestQueue.replicated(mark, replicaWaitMs))) {
+        throw new BatchNotReplicated(replicaWaitMs);
+      }
+      return { batch_id: batchId, accepted: parsed.length, jobs: chunkJobIds.length };
     });
   }
 

@@ -36,9 +36,9 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly jobs = new Counter({
-    name: 'ingest_jobs_total',
-    help: 'Ingest jobs this process ran, by record type and outcome (appended, duplicate, retrying, failed)',
+  readonly records = new Counter({
+    name: 'ingest_records_total',
+    help: 'Ingest records this process decided, by record type and outcome (appended, duplicate, retrying, failed)',
     labelNames: ['type', 'outcome'] as const,
     registers: [this.registry],
   });

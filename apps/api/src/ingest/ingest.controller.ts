@@ -99,7 +99,9 @@ export class IngestController {
       'Up to 1,000 records and 5 MB, as a JSON array or as NDJSON (one record per line). The ' +
       'whole batch is validated first: if any record is invalid the answer is 400 with the ' +
       'index and reasons of each bad record, and nothing is queued. Otherwise 202 once every ' +
-      'record is durably queued; follow it with GET /v1/ingest/batches/{batch_id}. The same ' +
+      "record is durably queued (where the queue's Redis has replicas, once one holds the " +
+      'jobs: past the configured wait the answer is 503, and the batch sent again is ' +
+      'applied once); follow it with GET /v1/ingest/batches/{batch_id}. The same ' +
       'record sent again is a no-op; other content under a known natural key is refused (a ' +
       'failed record). Needs a key with the ingest scope; costs no credit.',
     requestBody: {

@@ -409,8 +409,8 @@ export class AcceptedBatchDto {
   @ApiProperty({
     type: 'integer',
     minimum: 1,
-    description: 'Distinct jobs queued: identical records within a batch are one job',
-    example: 5,
+    description: 'Jobs queued: one per chunk of INGEST_CHUNK_SIZE records (500 by default)',
+    example: 1,
   })
   jobs!: number;
 }
@@ -439,7 +439,8 @@ class BatchCountsDto {
   @ApiProperty({
     type: 'integer',
     minimum: 0,
-    description: 'Records whose job is no longer in the queue (past its retention)',
+    description:
+      'Records with no outcome whose job is no longer in the queue (removed by an operator)',
   })
   unknown!: number;
 }
@@ -449,7 +450,7 @@ class BatchFailureDto {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Position of the record in the batch' })
   index!: number;
 
-  @ApiProperty()
+  @ApiProperty({ description: "The job of the record's chunk" })
   job_id!: string;
 
   @ApiProperty({ enum: [...RECORD_TYPES] })

@@ -31,6 +31,19 @@ export const INGEST_ERROR_EXAMPLES = {
         },
       },
     },
+    503: {
+      notReplicated: {
+        summary: "No replica of the queue's Redis held the batch in time",
+        value: {
+          error: 'Service Unavailable',
+          message:
+            "No replica of the queue's Redis acknowledged the batch (waited at most 2000 ms); " +
+            'send it again (records already applied count as duplicates)',
+          details: { retry_after: 2 },
+          retry_after: 2,
+        },
+      },
+    },
   },
   batch: {
     404: {

@@ -1,7 +1,11 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#app/config';
-import { INGEST_QUEUE, type IngestJobData, type IngestJobResult } from '#app/contracts';
-import { Metrics } from '#app/observability';
+import {
+  INGEST_QUEUE,
+  recordsOfJob,
+  type IngestJobData,
+  type IngestJobResult,
+} from '#app/contracts';
 import { isDatabaseUnavailable } from '#app/persistence';
 import { Worker, type Job } from 'bullmq';
 import { QueueWorker } from '../queue-worker.js';
@@ -21,7 +25,6 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     config: AppConfig,
     private readonly processor: IngestProcessor,
-    metrics: Metrics,
   ) {
     this.worker = new QueueWorker(config, this.logger, {
       queue: INGEST_QUEUE,
@@ -41,7 +44,8 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
         maxStalledCount: config.ingest.attempts,
       },
       run: (job) => this.process(job),
-      count: (job, outcome) => metrics.jobs.inc({ type: job.name, outcome }),
+      // The processor counts records, which a chunk's job holds many of.
+      failedForGood: (job, error) => processor.failedForGood(job, error.message),
       fields: jobFields,
     });
   }
@@ -82,10 +86,14 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
 
 /** What a job's log lines carry: never the record's content, only where it came from. */
 function jobFields(job: Job<IngestJobData>) {
+  // A malformed job (a pipeline's mistake) is logged too.
+  const data = job.data as Partial<IngestJobData> | null;
+  const records = data && recordsOfJob(data as IngestJobData);
   return {
     job_id: job.id,
     type: job.name,
-    batch_id: job.data.batchId,
-    request_id: job.data.requestId,
+    records: Array.isArray(records) ? records.length : null,
+    batch_id: data?.batchId ?? null,
+    request_id: data?.requestId ?? null,
   };
 }

@@ -16,6 +16,14 @@ import { PROJECTORS, type Projector } from './projector.js';
 
 type BatchListener = (projector: string, applied: number) => void;
 
+/**
+ * Events a rebuild reads at a time: it replays the whole log in a process that does nothing
+ * else, where reads of 2,000 replayed 18,200 to 18,900 events a second against 17,400 to 17,900
+ * with the worker's PROJECTION_BATCH_SIZE (1,000, which keeps a worker projecting behind a fast
+ * ingestion under 200 MB).
+ */
+const REBUILD_BATCH_SIZE = 2_000;
+
 /** What a projector could not apply and why. */
 type Stop = Omit<ProjectorFailure, 'failedAt'>;
 
@@ -92,7 +100,11 @@ export class ProjectionRunner {
       let total = 0;
       for (;;) {
         const counts: [string, number][] = [];
-        const read = await this.applyNext(tx, { wait: true, onStop: 'throw' }, counts);
+        const read = await this.applyNext(
+          tx,
+          { wait: true, onStop: 'throw', batchSize: REBUILD_BATCH_SIZE },
+          counts,
+        );
         for (const [projector, count] of counts) onBatch?.(projector, count);
         if (read === 0) break;
         total += read;
@@ -127,7 +139,11 @@ export class ProjectionRunner {
     const applied: [projector: string, events: number][] = [];
     const stops: [projector: string, stop: Stop][] = [];
     const read = await this.transactions.run((tx) =>
-      this.applyNext(tx, { wait, onStop: 'record', stops }, applied),
+      this.applyNext(
+        tx,
+        { wait, onStop: 'record', stops, batchSize: this.config.projections.batchSize },
+        applied,
+      ),
     );
     for (const [projector, events] of applied) onBatch?.(projector, events);
     for (const [projector, stop] of stops) {
@@ -147,9 +163,9 @@ export class ProjectionRunner {
    */
   private async applyNext(
     tx: Transaction,
-    options:
-      | { wait: boolean; onStop: 'record'; stops: [string, Stop][] }
-      | { wait: boolean; onStop: 'throw' },
+    options: { wait: boolean; batchSize: number } & (
+      { onStop: 'record'; stops: [string, Stop][] } | { onStop: 'throw' }
+    ),
     applied: [string, number][],
   ): Promise<number> {
     const claimed = await this.checkpoints.claim(
@@ -168,11 +184,7 @@ export class ProjectionRunner {
     }
     let read = 0;
     for (const { position, projectors } of atPosition.values()) {
-      const batch = await this.eventStore.readForProjection(
-        tx,
-        position,
-        this.config.projections.batchSize,
-      );
+      const batch = await this.eventStore.readForProjection(tx, position, options.batchSize);
       const last = batch.at(-1);
       if (!last) continue;
       const moved: string[] = [];

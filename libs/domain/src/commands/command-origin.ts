@@ -4,6 +4,3 @@ export interface CommandOrigin {
   requestId: string | null;
   jobId: string | null;
 }
-
-/** What an ingest command did: appended new events, or found the same fact already recorded. */
-export type IngestOutcome = 'appended' | 'duplicate';

@@ -1,21 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { IngestQueue, recordTypeOfJobId, type IngestJobResult } from '#app/contracts';
-import { UnknownBatch } from './batch-errors.js';
-import { BatchManifestStore } from './batch-manifest.store.js';
+import { AppConfig } from '#app/config';
+import { IngestQueue, type IngestJobResult } from '#app/contracts';
+import { noRecords, type BatchStatus, type RecordState } from './batch-status.js';
 
-export type RecordState = 'waiting' | 'active' | 'done' | 'duplicate' | 'failed' | 'unknown';
-
-export interface BatchStatus {
-  batch_id: string;
+/** What the previous release kept of a batch: which job each record became. */
+interface LegacyManifest {
   created_at: string;
-  total: number;
-  /** True once no record is waiting or active. */
-  complete: boolean;
-  counts: Record<RecordState, number>;
-  failures: { index: number; job_id: string; type: string; reason: string }[];
+  /** One per record, in the order the records were sent. */
+  job_ids: string[];
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * The state of each job, read from what BullMQ keeps of it, in one step: one read of each job's
@@ -56,27 +49,27 @@ interface JobView {
 }
 
 /**
- * Where a batch's records stand: its manifest, then the state of its jobs in one script (one
- * read per job, inside it), so a status costs the same whatever the queue's backlog, where
- * asking BullMQ job by job took two commands per record, each walking the list of waiting jobs.
+ * The status of a batch the previous release accepted (one job per record, a manifest naming
+ * them), for as long as it keeps them (INGEST_RETENTION_SECONDS after the upgrade; then this
+ * file goes): the manifest, then the state of its jobs in one script.
  */
 @Injectable()
-export class BatchStatusService {
+export class LegacyBatchStatus {
   private readonly redis: IngestQueue['redis'] & JobStateCommands;
 
   constructor(
     private readonly ingestQueue: IngestQueue,
-    private readonly manifests: BatchManifestStore,
+    private readonly config: AppConfig,
   ) {
     ingestQueue.redis.defineCommand('batchJobStates', { lua: JOB_STATES });
     this.redis = ingestQueue.redis as IngestQueue['redis'] & JobStateCommands;
   }
 
-  async status(batchId: string): Promise<BatchStatus> {
-    const manifest = UUID.test(batchId) ? await this.manifests.load(batchId) : null;
-    if (!manifest) {
-      throw new UnknownBatch(batchId);
-    }
+  /** The batch's status, or null when the previous release kept no batch of that id. */
+  async status(batchId: string): Promise<BatchStatus | null> {
+    const text = await this.redis.get(`${this.config.redis.queuePrefix}:ingest-batch:${batchId}`);
+    if (!text) return null;
+    const manifest = JSON.parse(text) as LegacyManifest;
     const views = await this.jobViews([...new Set(manifest.job_ids)]);
     const counts = noRecords();
     const failures: BatchStatus['failures'] = [];
@@ -108,14 +101,14 @@ export class BatchStatusService {
   }
 }
 
-/** Counts of records by state, all zero. */
-export function noRecords(): Record<RecordState, number> {
-  return { waiting: 0, active: 0, done: 0, duplicate: 0, failed: 0, unknown: 0 };
-}
-
 /** The worker told, in a completed job's result, whether the log had the record already. */
 function jobView(state: string, detail: string): JobView {
   if (state !== 'completed') return { state: state as RecordState, reason: detail };
-  const result = JSON.parse(detail) as IngestJobResult | null;
+  const result = JSON.parse(detail) as Pick<IngestJobResult, 'outcome'> | null;
   return { state: result?.outcome === 'duplicate' ? 'duplicate' : 'done', reason: '' };
+}
+
+/** The record type an ingestJobId starts with. */
+function recordTypeOfJobId(jobId: string): string {
+  return jobId.slice(0, jobId.indexOf('-'));
 }
