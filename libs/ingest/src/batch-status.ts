@@ -20,6 +20,8 @@ export function noRecords(): Record<RecordState, number> {
   return { waiting: 0, active: 0, done: 0, duplicate: 0, failed: 0, unknown: 0 };
 }
 
+type JobState = 'active' | 'waiting' | 'finished' | 'unknown';
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
@@ -39,13 +41,24 @@ export class BatchStatusService {
   async status(batchId: string): Promise<BatchStatus> {
     if (!UUID.test(batchId)) throw new UnknownBatch(batchId);
     const view = await this.ledger.read(batchId);
-    if (view) return this.statusOf(batchId, view);
+    if (view) return this.statusOf(batchId, view, { readAgain: true });
     const legacy = await this.legacy.status(batchId);
     if (legacy) return legacy;
     throw new UnknownBatch(batchId);
   }
 
-  private async statusOf(batchId: string, view: BatchLedgerView): Promise<BatchStatus> {
+  /**
+   * The status from the counters `view` holds, and the state of the jobs of the chunks with
+   * records yet to settle. A worker settles a chunk before its job finishes, so a job found
+   * finished finished after `view` was read: the counters are read again, once. A job still
+   * finished then failed for good without settling (its worker could not reach Redis at the
+   * end, say): its records count as failed.
+   */
+  private async statusOf(
+    batchId: string,
+    view: BatchLedgerView,
+    { readAgain }: { readAgain: boolean },
+  ): Promise<BatchStatus> {
     const counts = { ...noRecords(), ...view.counts };
     const unsettled = view.jobIds
       .map((jobId, chunk) => ({
@@ -53,12 +66,16 @@ export class BatchStatusService {
         records: chunkSize(view, chunk) - (view.settledByChunk[chunk] ?? 0),
       }))
       .filter(({ records }) => records > 0);
-    if (unsettled.length > 0) {
-      const states = await this.jobStates(unsettled.map(({ jobId }) => jobId));
-      unsettled.forEach(({ records }, index) => {
-        counts[states[index] as RecordState] += records;
-      });
+    const states =
+      unsettled.length > 0 ? await this.jobStates(unsettled.map(({ jobId }) => jobId)) : [];
+    if (readAgain && states.includes('finished')) {
+      const again = await this.ledger.read(batchId);
+      if (again) return this.statusOf(batchId, again, { readAgain: false });
     }
+    unsettled.forEach(({ records }, index) => {
+      const state = states[index] as JobState;
+      counts[state === 'finished' ? 'failed' : state] += records;
+    });
     return {
       batch_id: batchId,
       created_at: view.createdAt,
@@ -70,26 +87,23 @@ export class BatchStatusService {
   }
 
   /**
-   * Where each job stands: active (a worker holds it, or has just completed it: the counters read
-   * a moment before did not have its records yet), waiting (queued, or delayed before it is tried
-   * again), failed (finished for good without settling its records: its worker could not reach
-   * Redis at the end, say) or unknown (gone: an operator removed it).
+   * Where each job stands: active (a worker holds it), waiting (queued, or delayed before it is
+   * tried again), finished (completed, or failed for good) or unknown (gone: an operator removed
+   * it).
    */
-  private async jobStates(jobIds: string[]): Promise<RecordState[]> {
+  private async jobStates(jobIds: string[]): Promise<JobState[]> {
     const queue = this.ingestQueue.queue;
     const pipeline = this.ingestQueue.redis.pipeline().lrange(queue.keys.active!, 0, -1);
-    for (const jobId of jobIds) {
-      pipeline.hmget(queue.toKey(jobId), 'timestamp', 'finishedOn', 'returnvalue');
-    }
+    for (const jobId of jobIds) pipeline.hmget(queue.toKey(jobId), 'timestamp', 'finishedOn');
     const [[, active], ...jobs] = (await pipeline.exec()) as [
       [null, string[]],
       ...[null, (string | null)[]][],
     ];
     const held = new Set(active);
     return jobIds.map((jobId, index) => {
-      const [timestamp, finishedOn, returnValue] = jobs[index]?.[1] ?? [];
+      const [timestamp, finishedOn] = jobs[index]?.[1] ?? [];
       if (!timestamp) return 'unknown';
-      if (finishedOn) return returnValue ? 'active' : 'failed';
+      if (finishedOn) return 'finished';
       return held.has(jobId) ? 'active' : 'waiting';
     });
   }
