@@ -15,6 +15,14 @@ export interface BatchStatus {
   failures: BatchFailure[];
 }
 
+/** A batch's status from its records' counts: complete once none waits or is active. */
+export function batchStatus(
+  batch: Pick<BatchStatus, 'batch_id' | 'created_at' | 'total' | 'counts' | 'failures'>,
+): BatchStatus {
+  const { waiting, active } = batch.counts;
+  return { ...batch, complete: waiting === 0 && active === 0 };
+}
+
 /** Counts of records by state, all zero. */
 export function noRecords(): Record<RecordState, number> {
   return { waiting: 0, active: 0, done: 0, duplicate: 0, failed: 0, unknown: 0 };
@@ -76,14 +84,13 @@ export class BatchStatusService {
       const state = states[index] as JobState;
       counts[state === 'finished' ? 'failed' : state] += records;
     });
-    return {
+    return batchStatus({
       batch_id: batchId,
       created_at: view.createdAt,
       total: view.total,
-      complete: counts.waiting === 0 && counts.active === 0,
       counts,
       failures: view.failures,
-    };
+    });
   }
 
   /**

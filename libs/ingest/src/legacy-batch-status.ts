@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '#app/config';
 import { IngestQueue, type IngestJobResult } from '#app/contracts';
-import { noRecords, type BatchStatus, type RecordState } from './batch-status.js';
+import { batchStatus, noRecords, type BatchStatus, type RecordState } from './batch-status.js';
 
 /** What the previous release kept of a batch: which job each record became. */
 interface LegacyManifest {
@@ -80,14 +80,13 @@ export class LegacyBatchStatus {
         failures.push({ index, job_id: jobId, type: recordTypeOfJobId(jobId), reason });
       }
     });
-    return {
+    return batchStatus({
       batch_id: batchId,
       created_at: manifest.created_at,
       total: manifest.job_ids.length,
-      complete: counts.waiting === 0 && counts.active === 0,
       counts,
       failures,
-    };
+    });
   }
 
   private async jobViews(jobIds: string[]): Promise<Map<string, JobView>> {

@@ -18,7 +18,7 @@ import {
   type Transaction,
 } from '#app/persistence';
 import { ChunkLog } from './chunk-log.js';
-import { decide, readsOf, writtenBy, type Decision } from './record-decisions.js';
+import { decide, readsOf, writtenBy, type Decision, type Reads } from './record-decisions.js';
 
 /** Another worker appending to one of the chunk's streams first: the re-read settles it. */
 const MAX_CONCURRENCY_RETRIES = 5;
@@ -49,10 +49,11 @@ export class AppendRecordsHandler implements ICommandHandler<AppendRecords, Reco
   ) {}
 
   async execute({ records, origin }: AppendRecords): Promise<RecordOutcome[]> {
+    const reads = records.map((record) => readsOf(record));
     for (let attempt = 1; ; attempt += 1) {
       let decided: Decided;
       try {
-        decided = await this.transactions.run((tx) => this.decideAll(tx, records, origin));
+        decided = await this.transactions.run((tx) => this.decideAll(tx, records, reads, origin));
       } catch (error) {
         if (error instanceof StreamConcurrencyError && attempt < MAX_CONCURRENCY_RETRIES) continue;
         throw error;
@@ -72,9 +73,10 @@ export class AppendRecordsHandler implements ICommandHandler<AppendRecords, Reco
   private async decideAll(
     tx: Transaction,
     records: readonly IngestRecord[],
+    reads: readonly Reads[],
     origin: CommandOrigin,
   ): Promise<Decided> {
-    const log = await ChunkLog.read(this.eventStore, tx, records);
+    const log = await ChunkLog.read(this.eventStore, tx, reads);
     const outcomes: RecordOutcome[] = [];
     const appended: DomainEvent[] = [];
     let round = records.map((_, index) => index);
@@ -86,12 +88,11 @@ export class AppendRecordsHandler implements ICommandHandler<AppendRecords, Reco
       const again: number[] = [];
       const waiting = new Map<number, string>();
       for (const index of round) {
-        const record = records[index] as IngestRecord;
-        if (readsAny(record, appendedTo)) {
+        if (readsAny(reads[index] as Reads, appendedTo)) {
           again.push(index);
           continue;
         }
-        const decision = decideOne(record, log, origin);
+        const decision = decideOne(records[index] as IngestRecord, log, origin);
         if ('outcome' in decision) {
           if (decision.outcome === 'waiting') waiting.set(index, decision.reason);
           else outcomes[index] = decision;
@@ -138,12 +139,11 @@ function decideOne(
   }
 }
 
-/** Whether the record's decision reads one of `streams` (by id, or by a prefix of it). */
-function readsAny(record: IngestRecord, streams: Set<string>): boolean {
-  if (streams.size === 0) return false;
-  const reads = readsOf(record);
-  return (
-    reads.streams.some((id) => streams.has(id)) ||
-    reads.prefixes.some((prefix) => [...streams].some((id) => id.startsWith(prefix)))
-  );
+/** Whether a decision that reads `reads` reads one of `streams` (by id, or by a prefix of it). */
+function readsAny(reads: Reads, streams: Set<string>): boolean {
+  if (reads.streams.some((id) => streams.has(id))) return true;
+  for (const id of streams) {
+    if (reads.prefixes.some((prefix) => id.startsWith(prefix))) return true;
+  }
+  return false;
 }

@@ -1,6 +1,6 @@
-import { decodeEvent, type DecodedEvent, type IngestRecord, type RecordedEvent } from '#app/domain';
+import { decodeEvent, type DecodedEvent, type RecordedEvent } from '#app/domain';
 import type { EventStore, Transaction } from '#app/persistence';
-import { readsOf, type LogView } from './record-decisions.js';
+import type { LogView, Reads } from './record-decisions.js';
 
 /** A read's events, or why they cannot be decoded (that read fails, not the others). */
 type Read = DecodedEvent[] | Error;
@@ -18,18 +18,14 @@ export class ChunkLog implements LogView {
     private readonly starts: Map<string, Read>,
   ) {}
 
+  /** Reads what the records' decisions read (`readsOf` of each). */
   static async read(
     eventStore: EventStore,
     tx: Transaction,
-    records: readonly IngestRecord[],
+    reads: readonly Reads[],
   ): Promise<ChunkLog> {
-    const streamIds = new Set<string>();
-    const prefixes = new Set<string>();
-    for (const record of records) {
-      const reads = readsOf(record);
-      for (const id of reads.streams) streamIds.add(id);
-      for (const prefix of reads.prefixes) prefixes.add(prefix);
-    }
+    const streamIds = new Set(reads.flatMap((read) => read.streams));
+    const prefixes = new Set(reads.flatMap((read) => read.prefixes));
     const foundStreams = await eventStore.readStreams(tx, [...streamIds]);
     const foundStarts =
       prefixes.size > 0

@@ -53,7 +53,7 @@ export class IngestProcessor {
         reason: `${outcome.reason}; gave up after ${attempts} attempts`,
       };
     });
-    await this.settle(job, records, settled(records, final));
+    await this.settle(job, settled(records, final));
     const retried = final.some(({ outcome }) => outcome === 'waiting');
     this.count(records, final, retried);
     const firstIndex = isChunkJob(job.data) ? job.data.firstIndex : 0;
@@ -84,7 +84,6 @@ export class IngestProcessor {
     const records = isChunkJob(job.data) && Array.isArray(job.data.records) ? job.data.records : [];
     await this.settle(
       job,
-      records,
       records.map((record, position) => ({
         position,
         outcome: 'failed',
@@ -123,12 +122,11 @@ export class IngestProcessor {
   /** Into the batch's counters, for a chunk of a batch the API accepted. */
   private async settle(
     job: IngestJob,
-    records: IngestRecord[],
     outcomes: SettledRecord[],
     mode?: 'unsettled',
   ): Promise<void> {
     const { data } = job;
-    if (!isChunkJob(data) || data.batchId === null || !job.id || records.length === 0) return;
+    if (!isChunkJob(data) || data.batchId === null || !job.id) return;
     const chunk = { batchId: data.batchId, jobId: job.id, chunkIndex: data.chunkIndex };
     await this.ledger.settle(chunk, outcomes, mode);
   }

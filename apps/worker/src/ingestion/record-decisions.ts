@@ -36,7 +36,7 @@ export interface LogView {
 }
 
 /** What a record's decision reads: named before it is made, so a chunk reads them all at once. */
-interface Reads {
+export interface Reads {
   streams: string[];
   prefixes: string[];
 }
