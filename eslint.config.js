@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
 
 /**
  * The libraries each library may import (as `#app/<name>`). Every name listed sits above the
@@ -20,23 +21,23 @@ const LIBRARY_GRAPH = {
   mcp: ['client', 'domain'],
 };
 
-/** Packages that tie code to a framework or a store: none of them in the domain. */
-const FRAMEWORKS = [
-  '@nestjs/*',
-  'typeorm',
-  'typeorm/*',
-  'bullmq',
-  'ioredis',
-  'fastify',
-  'pg',
-  'class-validator',
-  'class-transformer',
-];
+/** Packages that tie code to a framework or a store. */
+const FRAMEWORKS = ['@nestjs/*', 'typeorm', 'typeorm/*', 'bullmq', 'ioredis', 'fastify', 'pg'];
+/** The record declarations' decorators: the domain's records are class-validator classes. */
+const VALIDATION = ['class-validator', 'class-transformer'];
 
-/** The libraries that import none of the frameworks, and why. */
+/** The libraries that import none of the frameworks, the packages each avoids, and why. */
 const FRAMEWORK_FREE = {
-  domain: 'The domain library is plain TypeScript.',
-  mcp: 'libs/mcp reaches the API through libs/client alone (the domain gives it its vocabulary), whatever process hosts it.',
+  domain: {
+    packages: FRAMEWORKS,
+    message:
+      'The domain library is plain TypeScript; its record classes carry class-validator decorators alone.',
+  },
+  mcp: {
+    packages: [...FRAMEWORKS, ...VALIDATION],
+    message:
+      'libs/mcp reaches the API through libs/client alone (the domain gives it its vocabulary), whatever process hosts it.',
+  },
 };
 
 /** TypeORM is the persistence library's business alone. */
@@ -65,13 +66,52 @@ function libraryBoundaries(name, allowed) {
     },
   ];
   if (name in FRAMEWORK_FREE) {
-    patterns.push({ group: FRAMEWORKS, message: FRAMEWORK_FREE[name] });
+    const { packages, message } = FRAMEWORK_FREE[name];
+    patterns.push({ group: packages, message });
   } else if (name !== 'persistence') {
     patterns.push(TYPEORM);
   }
   return {
     files: [`libs/${name}/src/**/*.ts`],
     rules: { 'no-restricted-imports': ['error', { patterns }] },
+  };
+}
+
+/** What no app imports: another app's code, TypeORM. */
+const APP_PATTERNS = [INTO_ANOTHER_PACKAGE, TYPEORM];
+
+/**
+ * The API's feature folders: those that hold a controller. A feature imports the shared folders
+ * (http, errors, openapi, auth, metering, catalogue, currency...) and never another feature:
+ * what two features share moves to a shared folder.
+ */
+const API_SOURCE = new URL('./apps/api/src/', import.meta.url);
+const FEATURES = readdirSync(API_SOURCE, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .filter((name) =>
+    readdirSync(new URL(`${name}/`, API_SOURCE)).some((file) => file.endsWith('.controller.ts')),
+  );
+
+function featureBoundaries(feature) {
+  const others = FEATURES.filter((other) => other !== feature);
+  return {
+    files: [`apps/api/src/${feature}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          // A file's last matching rule replaces the others' patterns: the apps' own come again.
+          patterns: [
+            ...APP_PATTERNS,
+            {
+              regex: `^(\\.\\./)+(${others.join('|')})/`,
+              message: `The feature folder apps/api/src/${feature} imports no other feature: move what features share to a shared folder such as openapi/ or http/ (eslint.config.js, FEATURES).`,
+            },
+          ],
+        },
+      ],
+    },
   };
 }
 
@@ -103,9 +143,10 @@ export default tseslint.config(
   {
     files: ['apps/api/src/**/*.ts', 'apps/worker/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [INTO_ANOTHER_PACKAGE, TYPEORM] }],
+      'no-restricted-imports': ['error', { patterns: APP_PATTERNS }],
     },
   },
+  ...FEATURES.map(featureBoundaries),
   {
     files: ['apps/standalone/src/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [TYPEORM] }] },

@@ -13,6 +13,7 @@ import { ingestionScenario } from './scenarios/ingestion.js';
 import { ingestWhileReadingScenario } from './scenarios/ingest-while-reading.js';
 import { limitsScenario } from './scenarios/limits.js';
 import { plansScenario } from './scenarios/plans.js';
+import { priceIndexScenario } from './scenarios/price-index.js';
 import { readsScenario } from './scenarios/reads.js';
 import { rebuildScenario } from './scenarios/rebuild.js';
 import { scaleScenario } from './scenarios/scale.js';
@@ -21,6 +22,7 @@ const SCENARIOS: Scenario[] = [
   readsScenario,
   companiesScenario,
   plansScenario,
+  priceIndexScenario,
   ingestionScenario,
   rebuildScenario,
   scaleScenario,

@@ -124,7 +124,7 @@ const VALID: Json[] = [
 ].map((record) => JSON.parse(JSON.stringify(record)) as Json);
 
 /**
- * Fields a record may leave out (README, "Record fields"): the extraction's scraper and a
+ * Fields a record may leave out (docs/pipelines.md, "Record fields"): the extraction's scraper and a
  * charge's usage_type, price_display, included_quantity and overage_info. Deleting one is no
  * mistake, and adding one is no unknown field.
  */

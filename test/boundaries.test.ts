@@ -57,6 +57,28 @@ describe('the boundaries npm run lint enforces', () => {
     ]);
   });
 
+  it('refuses an API feature folder importing another, not a shared folder', async () => {
+    const sibling =
+      "import { PlanDto } from '../pricing/pricing.dto.js';\nexport const plan = PlanDto;\n";
+    expect(await problemsOf('apps/api/src/plans/planted.ts', sibling)).toEqual([
+      expect.stringMatching(
+        /^no-restricted-imports: .*apps\/api\/src\/plans imports no other feature/,
+      ),
+    ]);
+    const shared =
+      "import { PlanDto } from '../openapi/shared.dto.js';\n" +
+      "import { ApiError } from '../errors/api-error.js';\n" +
+      'export const parts = [PlanDto, ApiError];\n';
+    expect(await problemsOf('apps/api/src/plans/planted.ts', shared)).toEqual([]);
+  });
+
+  it("keeps the apps' own boundaries in a feature folder (its rule replaces theirs)", async () => {
+    const typeorm = "import { DataSource } from 'typeorm';\nexport const source = DataSource;\n";
+    expect(await problemsOf('apps/api/src/plans/planted.ts', typeorm)).toEqual([
+      expect.stringMatching(/TypeORM stays in libs\/persistence/),
+    ]);
+  });
+
   it('reads process.env only in libs/config', async () => {
     const code = 'export const port = process.env.PORT;\n';
     expect(await problemsOf('apps/api/src/planted.ts', code)).toEqual([

@@ -187,3 +187,111 @@ describe('GET /api/changes', () => {
     expect(await used()).toBe(2);
   });
 });
+
+describe('how much a change matters', () => {
+  /** gamma's price: +10 % (moderate), +1.82 % (minor), then -28.57 % (major). */
+  const GAMMA = [
+    ['20250105', 100],
+    ['20250201', 110],
+    ['20250301', 112],
+    ['20250401', 80],
+  ] as const;
+
+  beforeAll(async () => {
+    await ingestAndProject(api, [records.company('gamma.io'), records.page('gamma.io')]);
+    const before = (await follow({ limit: 500 })).changes.length;
+    // The first adds one plan; each later one changes the price and its display.
+    for (const [index, [version, price]] of GAMMA.entries()) {
+      await extract(records.pricing('gamma.io', '', version, price), before + 1 + 2 * index);
+    }
+  });
+
+  it('weighs every change, and sizes each price change in monthly equivalents', async () => {
+    const { changes } = await follow({ company: 'gamma.io' });
+    expect(changes.map((change) => [change.event_type, change.significance])).toEqual([
+      ['plan_added', 'major'],
+      ['price_increased', 'moderate'],
+      ['charge_changed', 'minor'],
+      ['price_increased', 'minor'],
+      ['charge_changed', 'minor'],
+      ['price_decreased', 'major'],
+      ['charge_changed', 'minor'],
+    ]);
+    expect(changes[1]).toMatchObject({
+      old_value: 100,
+      new_value: 110,
+      old_monthly_equivalent: 100,
+      new_monthly_equivalent: 110,
+      change_percent: 10,
+    });
+    expect(changes[3]).toMatchObject({ change_percent: 1.82 });
+    expect(changes[5]).toMatchObject({ change_percent: -28.57 });
+    for (const change of [changes[0]!, changes[2]!]) {
+      expect(change).not.toHaveProperty('change_percent');
+      expect(change).not.toHaveProperty('old_monthly_equivalent');
+    }
+    // The diff route weighs the same changes alike.
+    const diff = await api.client(key).GET('/v1/api/pricing/{slug}/diff', {
+      params: { path: { slug: 'gamma.io' }, query: { from: '20250105', to: '20250201' } },
+    });
+    const { slug: _slug, company_slug: _company, page_subslug: _page, ...first } = changes[1]!;
+    const { from_version: _from, to_version: _to, recorded_at: _at, ...asDiffed } = first;
+    expect(diff.data!.changes[0]).toEqual(asDiffed);
+  });
+
+  it('min_significance keeps the changes of that level or more, page after page', async () => {
+    const everything = (await follow({ limit: 500 })).changes;
+    expect(new Set(everything.map((change) => change.significance))).toEqual(
+      new Set(['minor', 'moderate', 'major']),
+    );
+    const atLeast = {
+      minor: ['minor', 'moderate', 'major'],
+      moderate: ['moderate', 'major'],
+      major: ['major'],
+    } as const;
+    for (const [least, levels] of Object.entries(atLeast)) {
+      const expected = everything.filter((change) =>
+        (levels as readonly string[]).includes(change.significance),
+      );
+      const paged = await follow({ min_significance: least as keyof typeof atLeast, limit: 1 });
+      expect(paged.changes, least).toEqual(expected);
+      // The cursor past the last one is the end of this filtered feed.
+      const end = await feed({ since: paged.cursor, min_significance: least as 'major' });
+      expect(end.body.changes, least).toEqual([]);
+    }
+  });
+
+  it('combines min_significance with company and event_type', async () => {
+    const moderate = await follow({ company: 'gamma.io', min_significance: 'moderate', limit: 2 });
+    expect(moderate.changes.map((change) => [change.to_version, change.event_type])).toEqual([
+      ['20250105', 'plan_added'],
+      ['20250201', 'price_increased'],
+      ['20250401', 'price_decreased'],
+    ]);
+    const increases = await follow({
+      company: 'gamma.io',
+      event_type: 'price_increased',
+      min_significance: 'moderate',
+    });
+    expect(increases.changes.map((change) => change.to_version)).toEqual(['20250201']);
+  });
+
+  it('refuses a min_significance it does not know, in the general shape', async () => {
+    for (const query of [
+      'min_significance=high',
+      'min_significance=MAJOR',
+      'min_significance=major&min_significance=minor',
+    ]) {
+      const response = await getJson<GeneralErrorBody>(api, `/api/changes?${query}`, key);
+      expect(response.status, query).toBe(400);
+      expect(response.body.error, query).toBe('Bad Request');
+      expect(response.body.details, query).toMatchObject({ parameter: 'min_significance' });
+    }
+    const unknown = await getJson<GeneralErrorBody>(api, '/api/changes?min_significance=x', key);
+    expect(unknown.body.details).toEqual({
+      parameter: 'min_significance',
+      provided: 'x',
+      valid_values: ['minor', 'moderate', 'major'],
+    });
+  });
+});

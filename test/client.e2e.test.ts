@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPricingClient, creditsRemaining } from '#app/client';
-import { CLIENT_SCHEMA_FILE, clientSchemaSource } from './client-types/client-schema.js';
+import {
+  CLIENT_PARAMETERS_FILE,
+  CLIENT_SCHEMA_FILE,
+  clientParametersSource,
+  clientSchemaSource,
+} from './client-types/client-schema.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
@@ -27,6 +32,9 @@ describe('the typed client', () => {
   it('is what openapi-typescript generates from the served document (npm run client:generate)', async () => {
     const served = (await (await fetch(`${api.baseUrl}/api/openapi.json`)).json()) as object;
     expect(readFileSync(CLIENT_SCHEMA_FILE, 'utf8')).toBe(await clientSchemaSource(served));
+    expect(readFileSync(CLIENT_PARAMETERS_FILE, 'utf8')).toBe(
+      clientParametersSource(served as never),
+    );
   });
 
   it('is what a user calls the API with: typed answers, the credits left, errors in their documented shape', async () => {

@@ -87,18 +87,21 @@ async function createKey(): Promise<string> {
 }
 
 /**
- * The demo catalogue's records of the examples' company and its exchange rates (for the
+ * The demo catalogue's records of the examples' companies and its exchange rates (for the
  * examples that convert prices), pushed and projected.
  */
 async function seed(key: string): Promise<void> {
-  const company = EXAMPLES.companySlug;
+  const companies: string[] = [EXAMPLES.companySlug, EXAMPLES.otherCompanySlug];
   const records = buildDemoCatalogue().filter((record) => {
     if (record.type === 'exchange_rate') return true;
-    return (record.type === 'company' ? record.slug : record.company_slug) === company;
+    return companies.includes(record.type === 'company' ? record.slug : record.company_slug);
   });
-  const versions = records.flatMap((record) => (record.type === 'pricing' ? [record.version] : []));
-  expect(versions).toContain(EXAMPLES.version);
-  expect(versions).toContain(EXAMPLES.laterVersion);
+  const versionsOf = (company: string) =>
+    records.flatMap((record) =>
+      record.type === 'pricing' && record.company_slug === company ? [record.version] : [],
+    );
+  expect(versionsOf(EXAMPLES.companySlug)).toContain(EXAMPLES.version);
+  expect(versionsOf(EXAMPLES.companySlug)).toContain(EXAMPLES.laterVersion);
   const { batch_id } = (await call('/ingest/records', key, {
     method: 'POST',
     body: JSON.stringify(records),
@@ -119,18 +122,20 @@ async function seed(key: string): Promise<void> {
   );
   expect(status.counts).toMatchObject({ done: records.length, failed: 0 });
   // The worker projects the log a moment after the batch is done.
-  await waitFor(
-    'the seed to be projected',
-    async () => {
-      const { data: page, error } = await client.GET('/v1/api/pricing/{slug}/versions', {
-        params: { path: { slug: EXAMPLES.pageSlug } },
-      });
-      if (!page) throw new Error(`the versions answered ${JSON.stringify(error)}`);
-      return page.count === versions.length ? page : undefined;
-    },
-    30_000,
-    200,
-  );
+  for (const company of companies) {
+    await waitFor(
+      `the seed of ${company} to be projected`,
+      async () => {
+        const { data: page, error } = await client.GET('/v1/api/pricing/{slug}/versions', {
+          params: { path: { slug: company } },
+        });
+        if (!page) throw new Error(`the versions answered ${JSON.stringify(error)}`);
+        return page.count === versionsOf(company).length ? page : undefined;
+      },
+      30_000,
+      200,
+    );
+  }
 }
 
 /** The transactions Dredd makes for 2xx answers: one per request and response media type. */

@@ -42,14 +42,19 @@ const HOSTILE_URLS = {
   ocr_url: 'data:text/html,<script>alert(1)</script>',
 };
 
-const plan = (internal_name: string, display_name: string, price: number | null): Plan => ({
+const plan = (
+  internal_name: string,
+  display_name: string,
+  price: number | null,
+  currency = 'USD',
+): Plan => ({
   display_name,
   internal_name,
   add_on: false,
   charges: [
     {
       billing: price === null ? 'freemium' : 'monthly_recurring_billed_monthly',
-      currency: 'USD',
+      currency,
       price,
       charge_type: 'flat',
       pricing_metric: null,
@@ -70,6 +75,35 @@ const PLANS: Record<string, Plan[]> = {
   '20250313': [plan('pro', 'Pro', 12), plan('team', 'Team', 25)],
   '20250420': [plan('pro', 'Pro', 15), plan('team', 'Team', 25)],
 };
+
+/**
+ * Three more companies to set side by side with Lumen Notes (Lumberyard has no pricing page):
+ * one priced in euros, one in pounds (no rate into dollars), one first extracted in 2026.
+ */
+const COMPARED: { slug: string; name: string; version: string; plans: Plan[] }[] = [
+  {
+    slug: 'lumo.io',
+    name: 'Lumo Mail',
+    version: '20250301',
+    plans: [
+      plan('free', 'Free', null, 'EUR'),
+      plan('plus', 'Plus', 8, 'EUR'),
+      plan('business', 'Business', 20, 'EUR'),
+    ],
+  },
+  {
+    slug: 'lumiere.io',
+    name: 'Lumiere CRM',
+    version: '20250201',
+    plans: [plan('starter', 'Starter', 9, 'GBP')],
+  },
+  {
+    slug: 'luminary.io',
+    name: 'Luminary Ads',
+    version: '20260101',
+    plans: [plan('ads', 'Ads', 30)],
+  },
+];
 
 let api: TestApp;
 let origin: string;
@@ -95,6 +129,12 @@ beforeAll(async () => {
     ...VERSIONS.map((version) =>
       records.pricing('lumen.io', '', version, 0, { plans: PLANS[version] }),
     ),
+    ...COMPARED.flatMap(({ slug, name, version, plans }) => [
+      records.company(slug, { name }),
+      records.page(slug),
+      records.scrape(slug, '', version),
+      records.pricing(slug, '', version, 0, { plans }),
+    ]),
     records.exchangeRate('20250101', { base: 'USD', quote: 'EUR', rate: 0.5 }),
   ]);
   key = await api.createKey(['read'], 'pro');
@@ -172,6 +212,27 @@ const CHART = "Chart.getChart(document.getElementById('chart'))";
 const CONTROL_NAME = `(control) => control.matches('input, select')
   ? control.id
   : control.tagName + ' ' + control.textContent.trim().slice(0, 60)`;
+
+/**
+ * Tab from the top through the whole page: the controls shown, in document order, and those Tab
+ * reached, one press each.
+ */
+async function tabThrough(page: Page): Promise<{ controls: string[]; reached: string[] }> {
+  const controls = await inPage<string[]>(
+    page,
+    `[...document.querySelectorAll('input, select, button, a[href], summary')]
+      .filter((control) => control.offsetParent !== null)
+      .map(${CONTROL_NAME})`,
+  );
+  // Clicking the heading moves the point where sequential focus navigation starts to the top.
+  await page.locator('h1').click();
+  const reached: string[] = [];
+  for (let step = 0; step < controls.length; step++) {
+    await page.keyboard.press('Tab');
+    reached.push(await inPage<string>(page, `(${CONTROL_NAME})(document.activeElement)`));
+  }
+  return { controls, reached };
+}
 
 /** The sources of a directive of a Content-Security-Policy header, in their order. */
 function directiveSources(policy: string, directive: string): string[] | undefined {
@@ -307,7 +368,7 @@ describe('the explorer at /explorer', () => {
     await page.getByText('OCR: not captured').waitFor();
 
     // The currency: figures converted (USD → EUR at 0.5), one credit more.
-    await page.getByLabel('Currency').selectOption('EUR');
+    await page.getByLabel('Currency', { exact: true }).selectOption('EUR');
     await page.getByRole('img', { name: /in EUR/ }).waitFor();
     expect((await chartTable(page)).Pro).toEqual(['5', '6', '6', '7.5']);
 
@@ -346,20 +407,7 @@ describe('the explorer at /explorer', () => {
     expect(await hasNoHorizontalScroll(page)).toBe(true);
     await page.screenshot({ path: `${ARTIFACTS}/explorer-390.png`, fullPage: true });
 
-    // Tab from the top through the whole page: every control, each after the one before.
-    const controls = await inPage<string[]>(
-      page,
-      `[...document.querySelectorAll('input, select, button, a[href], summary')]
-        .filter((control) => control.offsetParent !== null)
-        .map(${CONTROL_NAME})`,
-    );
-    // Clicking the heading moves the point where sequential focus navigation starts to the top.
-    await page.locator('h1').click();
-    const reached: string[] = [];
-    for (let step = 0; step < controls.length; step++) {
-      await page.keyboard.press('Tab');
-      reached.push(await inPage<string>(page, `(${CONTROL_NAME})(document.activeElement)`));
-    }
+    const { controls, reached } = await tabThrough(page);
     expect(reached).toEqual(controls);
     expect(reached.slice(0, 5)).toEqual([
       'api-key',
@@ -444,6 +492,232 @@ describe('the explorer at /explorer', () => {
     }
     await expect(hostileFile.locator('a, img').count()).resolves.toBe(0);
     expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+});
+
+/** Searches "lum" and adds these companies to the comparison, in this order. */
+async function pickCompanies(page: Page, names: string[]): Promise<void> {
+  await page.getByRole('searchbox', { name: 'Search companies' }).fill('lum');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  for (const name of names) {
+    await page.getByRole('button', { name: `Add to comparison (${name})`, exact: true }).click();
+    await page.getByRole('button', { name: `Remove ${name}`, exact: true }).waitFor();
+  }
+}
+
+/** What each company of the comparison shows: its name, entry price and plans' lowest prices. */
+async function comparedCompanies(page: Page) {
+  const cards = await page.locator('#comparison article').all();
+  return Promise.all(
+    cards.map(async (card) => {
+      const rows = await card.locator('tbody tr').all();
+      const plans = await Promise.all(
+        rows.map(async (row) => [
+          await row.locator('th').textContent(),
+          await row.locator('td').textContent(),
+        ]),
+      );
+      return {
+        name: await card.getByRole('heading').textContent(),
+        entry: (await card.locator('.entry strong').allTextContents())[0] ?? null,
+        plans: Object.fromEntries(plans) as Record<string, string>,
+      };
+    }),
+  );
+}
+
+/**
+ * The texts within `selector` whose colour contrasts with their background by less than WCAG
+ * AA's 4.5:1 (the background the nearest ancestor paints, white when none does), with the ratio.
+ */
+function lowContrast(page: Page, selector: string): Promise<string[]> {
+  return inPage(
+    page,
+    `(() => {
+      const luminance = (color) => {
+        const [r, g, b] = color.match(/[\\d.]+/g).slice(0, 3).map((value) => {
+          const channel = Number(value) / 255;
+          return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const painted = (node) => {
+        for (let at = node; at; at = at.parentElement) {
+          const color = getComputedStyle(at).backgroundColor;
+          if (!/^rgba\\(.*,\\s*0\\)$/.test(color)) return color;
+        }
+        return 'rgb(255, 255, 255)';
+      };
+      const low = [];
+      for (const node of document.querySelectorAll('${selector} *')) {
+        const text = [...node.childNodes]
+          .filter((child) => child.nodeType === Node.TEXT_NODE)
+          .map((child) => child.textContent.trim())
+          .join(' ');
+        if (text === '' || node.closest('.visually-hidden')) continue;
+        const [a, b] = [luminance(getComputedStyle(node).color), luminance(painted(node))];
+        const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+        if (ratio < 4.5) low.push(text + ' ' + ratio.toFixed(2));
+      }
+      return low;
+    })()`,
+  );
+}
+
+describe('the compare view', () => {
+  it('sets up to four companies side by side with their entry prices, one call each time', async () => {
+    const { page, consoleErrors, violations } = await explorerTab(1280);
+    const compareCalls: URL[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/v1/api/compare') compareCalls.push(url);
+    });
+    await useKey(page, key);
+    await pickCompanies(page, ['Lumen Notes', 'Lumo Mail', 'Lumiere CRM', 'Luminary Ads']);
+
+    // A company picked again stays once; a fifth is refused by the page itself: the four stay.
+    await page.getByRole('button', { name: 'Add to comparison (Lumo Mail)', exact: true }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Lumo Mail is already in the comparison.' })
+      .waitFor();
+    await page.getByRole('button', { name: 'Add to comparison (Lumberyard)', exact: true }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^At most 4 companies/ })
+      .waitFor();
+    await expect(page.locator('#compare-picks li').allTextContents()).resolves.toEqual([
+      'Lumen NotesRemove Lumen Notes',
+      'Lumo MailRemove Lumo Mail',
+      'Lumiere CRMRemove Lumiere CRM',
+      'Luminary AdsRemove Luminary Ads',
+    ]);
+
+    await page.getByLabel('As of').fill('20250501');
+    await page.getByRole('button', { name: 'Show side by side' }).click();
+    await page.locator('#comparison article').nth(3).waitFor();
+    // In the order picked, each at its extraction in force on 1 May 2025.
+    expect(await comparedCompanies(page)).toEqual([
+      {
+        name: 'Lumen Notes',
+        entry: '15 USD a month',
+        plans: { Pro: '15 USD', Team: '25 USD' },
+      },
+      {
+        name: 'Lumo Mail',
+        // The free plan is no entry price.
+        entry: '8 EUR a month',
+        plans: { Free: '0 EUR', Plus: '8 EUR', Business: '20 EUR' },
+      },
+      { name: 'Lumiere CRM', entry: '9 GBP a month', plans: { Starter: '9 GBP' } },
+      { name: 'Luminary Ads', entry: null, plans: {} },
+    ]);
+    await page.getByText('No pricing extraction on or before 20250501.').waitFor();
+    // One call for the four.
+    expect(compareCalls.map((url) => Object.fromEntries(url.searchParams))).toEqual([
+      { slugs: 'lumen.io,lumo.io,lumiere.io,luminary.io', as_of: '20250501' },
+    ]);
+    // Side by side: one row, in the order picked.
+    const boxes = await Promise.all(
+      (await page.locator('#comparison article').all()).map(
+        async (card) => (await card.boundingBox())!,
+      ),
+    );
+    expect(new Set(boxes.map((box) => box.y)).size).toBe(1);
+    expect(boxes.map((box) => box.x)).toEqual([...boxes.map((box) => box.x)].sort((a, b) => a - b));
+    await page.locator('#compare').screenshot({ path: `${ARTIFACTS}/compare-1280.png` });
+
+    // Into dollars: euros at 1 / 0.5; pounds have no rate.
+    await page.getByLabel('Comparison currency').selectOption('USD');
+    await page.getByRole('button', { name: 'Show side by side' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /, in USD\.$/ })
+      .waitFor();
+    const inDollars = await comparedCompanies(page);
+    expect(inDollars.map((company) => company.entry)).toEqual([
+      '15 USD a month',
+      '16 USD a month',
+      'none in USD (no paid plan, or no exchange rate)',
+      null,
+    ]);
+    expect(inDollars[1]!.plans.Business).toBe('40 USD');
+    expect(inDollars[2]!.plans.Starter).toBe('—');
+    expect(compareCalls).toHaveLength(2);
+
+    // The credits shown are the latest answer's.
+    const usage = await api.client(key).GET('/v1/api/usage');
+    await expect(page.locator('#credits').textContent()).resolves.toBe(
+      `Credits left: ${usage.data!.credits.remaining}`,
+    );
+    expect(await lowContrast(page, '#compare')).toEqual([]);
+    expect(await hasNoHorizontalScroll(page)).toBe(true);
+    expect(consoleErrors).toEqual([]);
+    expect(violations).toEqual([]);
+    await page.close();
+  });
+
+  it('fits 390 pixels, one company below the other, and Tab alone reaches every control', async () => {
+    const { page, consoleErrors } = await explorerTab(390);
+    await useKey(page, key);
+    await pickCompanies(page, ['Lumo Mail', 'Lumen Notes']);
+    await page.getByRole('button', { name: 'Show side by side' }).click();
+    const cards = page.locator('#comparison article');
+    await cards.nth(1).waitFor();
+    const [first, second] = [
+      (await cards.nth(0).boundingBox())!,
+      (await cards.nth(1).boundingBox())!,
+    ];
+    expect(second.y).toBeGreaterThanOrEqual(first.y + first.height);
+    expect(await hasNoHorizontalScroll(page)).toBe(true);
+    expect(await lowContrast(page, '#compare')).toEqual([]);
+    await page.locator('#compare').screenshot({ path: `${ARTIFACTS}/compare-390.png` });
+
+    const { controls, reached } = await tabThrough(page);
+    expect(reached).toEqual(controls);
+    for (const control of [
+      'BUTTON Add to comparison (Lumen Notes)',
+      'BUTTON Remove Lumo Mail',
+      'compare-as-of',
+      'compare-currency',
+      'BUTTON Show side by side',
+    ]) {
+      expect(reached).toContain(control);
+    }
+    // Removed with the keyboard: the focus goes on to the form, not back to the top.
+    await page.getByRole('button', { name: 'Remove Lumo Mail', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Lumo Mail removed.' }).waitFor();
+    await expect(inPage(page, `(${CONTROL_NAME})(document.activeElement)`)).resolves.toBe(
+      'BUTTON Show side by side',
+    );
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('asks for a second company before any call, and shows the API’s refusal of a company without pricing', async () => {
+    const { page, consoleErrors } = await explorerTab(1280);
+    const compareCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/v1/api/compare')) compareCalls.push(request.url());
+    });
+    await useKey(page, key);
+    await pickCompanies(page, ['Lumberyard']);
+    await page.getByRole('button', { name: 'Show side by side' }).click();
+    await page.getByRole('status').filter({ hasText: 'Add at least two companies' }).waitFor();
+    expect(compareCalls).toEqual([]);
+
+    await page
+      .getByRole('button', { name: 'Add to comparison (Lumen Notes)', exact: true })
+      .click();
+    await page.getByRole('button', { name: 'Show side by side' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'The API refused this request: No pricing page with slug lumberyard.io' })
+      .waitFor();
+    expect(compareCalls).toHaveLength(1);
+    for (const error of consoleErrors) expect(error).toMatch(/^Failed to load resource/);
     await page.close();
   });
 });

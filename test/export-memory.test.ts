@@ -183,7 +183,7 @@ describe('an export larger than the heap', () => {
       ['export', '--format', 'csv', '--output', output],
       HEAP,
       // A hang guard: a shared two-core machine can take several times the usual 15 s.
-      110_000,
+      { killAfterMs: 110_000 },
     );
     expect(result.code, said(result)).toBe(0);
     expect(result.stdout).toContain(`${output}: ${EXTRACTIONS} extractions (csv)`);

@@ -290,15 +290,43 @@ async function fuzzContext(testApp: TestApp, served: OpenApiDocument): Promise<F
     fc.integer({ min: 1, max: 50 }).map((n) => `fuzz-${n}.io`),
   );
   const webUrls = fc.webUrl({ withQueryParameters: true, withFragments: true });
+  const slugs = fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom('acme.io', 'acme', 'acme.enterprise', 'multi', 'multi.team'),
+    },
+    companySlugs,
+  );
+  /** The fixture's pages, each by one of its slugs. */
+  const pages = ['acme', 'acme.enterprise', 'multi.team', 'multi.business'];
   const parameters: Hints = {
-    slug: fc.oneof(
-      {
-        weight: 3,
-        arbitrary: fc.constantFrom('acme.io', 'acme', 'acme.enterprise', 'multi', 'multi.team'),
-      },
-      companySlugs,
-    ),
+    slug: slugs,
+    // Pages compared: mostly different pages of the fixture, else any slugs, too few or too many.
+    slugs: fc
+      .oneof(
+        {
+          weight: 3,
+          arbitrary: fc.shuffledSubarray(pages, { minLength: 2 }),
+        },
+        fc.array(slugs, { minLength: 1, maxLength: 11 }),
+      )
+      .map((list) => list.join(',')),
     company: companySlugs,
+    // Size bands (one, as the companies list takes, or a list, as the analytics routes take) and
+    // the fixture's values of the open vocabularies the analytics routes filter by: the routes
+    // with many parameters succeed only when each is valid (every value is also sent altered).
+    employees: fc.constantFrom('51-200', '1000+', '51-200,201-500'),
+    billing: fc.constant('monthly_recurring_billed_monthly'),
+    charge_type: fc.constant('metered'),
+    modality: fc.constant('user_based'),
+    usage_type: fc.constant('licensed'),
+    discount_category: fc.constant('annual_discount'),
+    // A charge's own currency, and amounts as decimals (a number's schema is drawn in exponent
+    // form too, which the plan search refuses), a minimum never above a maximum: with twenty
+    // parameters, the plan search succeeds only when each one drawn is valid.
+    price_currency: fc.constantFrom('USD', 'eur'),
+    min_monthly: fc.constantFrom('0', '4.5'),
+    max_monthly: fc.constantFrom('50', '1000.25'),
     category: fc
       .tuple(fc.constantFrom(...CATEGORIES), fc.constantFrom('as is', 'lower', 'upper'))
       .map(([category, spelling]) =>
@@ -328,8 +356,13 @@ async function fuzzContext(testApp: TestApp, served: OpenApiDocument): Promise<F
         .map((parts) => Buffer.from(parts.join('.')).toString('base64url')),
     ),
     batchId: fc.oneof(fc.constant(batchId), fc.uuid()),
-    // Keys and webhooks of others (the calling key's own webhooks come from its credential).
-    id: fc.oneof(fc.constantFrom(...disposableKeyIds, ...webhookIds.flat()), fc.uuid()),
+    // Keys and webhooks of others (the calling key's own webhooks come from its credential): a
+    // key as often as a webhook, though there are fewer keys, so the admin routes find one too.
+    id: fc.oneof(
+      fc.constantFrom(...disposableKeyIds),
+      fc.constantFrom(...webhookIds.flat()),
+      fc.uuid(),
+    ),
   };
   // Fields of records, key and webhook registrations: company slugs only (a company named
   // like a composite page slug would hide the page from the path parameters above).

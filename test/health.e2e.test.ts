@@ -39,6 +39,7 @@ const PROJECTORS = [
   'pricing-snapshots',
   'scrape-files',
   'plan-search',
+  'price-index',
 ];
 
 async function probe(
@@ -99,6 +100,7 @@ describe('/health/live and /health/ready', () => {
       'pricing-snapshots': 0,
       'scrape-files': 0,
       'plan-search': 0,
+      'price-index': 0,
     });
   });
 });
@@ -202,7 +204,7 @@ describe('/health/ready when a projection is far behind (READY_MAX_PROJECTION_LA
       projections: {
         status: 'down',
         message:
-          'more than 2 events behind (companies 3, pages 0, scrape-files 0, pricing-snapshots 0, pricing-changes 0, exchange-rates 0, plan-search 0)',
+          'more than 2 events behind (companies 3, pages 0, scrape-files 0, pricing-snapshots 0, pricing-changes 0, exchange-rates 0, plan-search 0, price-index 0)',
       },
     });
     expect(Object.keys(ready.body.info).sort()).toEqual([

@@ -70,7 +70,7 @@ describe('one-record jobs queued by the previous release', () => {
       records.scrape('upgrade.io', '', '20250101'),
     ];
     const [batchId, ...jobIds] = await queueAsThePreviousRelease(batch);
-    // A pipeline's own one-record job, as the README showed it.
+    // A pipeline's own one-record job, as the pipelines' guide showed it.
     const pipelineRecord = records.company('upgrade-pipeline.io');
     const pipelineJobId = ingestJobId(pipelineRecord, randomUUID());
     await api.app

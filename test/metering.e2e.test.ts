@@ -384,6 +384,25 @@ describe('only 2xx answers are charged', () => {
     }
     expect(await countsOf(key)).toEqual({ hourly: 2, credits: 2 });
   });
+
+  it('a revalidation is refused as a charge would be once the hourly window is used up', async () => {
+    const { key } = await issueKey('tiny');
+    const first = await get(ROUTES.files, key);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag')!;
+    // Unchanged (the read lane keeps the answer, so its ETag is known before metering): a 304.
+    expect((await get(ROUTES.files, key, { 'if-none-match': etag })).status).toBe(304);
+    expect(await countsOf(key)).toEqual({ hourly: 1, credits: 1 });
+    // A tag the answer no longer has is a 200, and charged.
+    const stale = await get(ROUTES.files, key, { 'if-none-match': '"an-older-tag"' });
+    expect(stale.status).toBe(200);
+    expect(await countsOf(key)).toEqual({ hourly: 2, credits: 2 });
+    await spend(key, 1, ROUTES.pricing);
+    const refused = await get(ROUTES.files, key, { 'if-none-match': etag });
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(await countsOf(key)).toEqual({ hourly: 3, credits: 3 });
+  });
 });
 
 describe('GET /api/usage', () => {

@@ -355,6 +355,7 @@ describe('after a known workload', () => {
       'pricing-snapshots': 0,
       'scrape-files': 0,
       'plan-search': 0,
+      'price-index': 0,
     });
     const seconds = Object.fromEntries(
       final
@@ -369,6 +370,7 @@ describe('after a known workload', () => {
       'pricing-snapshots': 0,
       'scrape-files': 0,
       'plan-search': 0,
+      'price-index': 0,
     });
   });
 });

@@ -7,7 +7,8 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
 /** The routes whose errors have the coded shape `{error, code, details?}`. */
-const CODED_ROUTES = /^\/v1\/api\/(files\/|pricing\/|plans$|benchmarks$|export\/)/;
+const CODED_ROUTES =
+  /^\/v1\/api\/(files\/|pricing\/|plans$|benchmarks(\/series)?$|compare$|export\/)/;
 
 /** The OpenAPI document is served, valid, and says what docs/API.md says about each operation. */
 
@@ -92,7 +93,7 @@ describe('GET /v1/api/openapi.json', () => {
     for (const { method, path, operation } of all) {
       const discovery = /^\/v1\/api\/(files|pricing)\/\{slug\}\/versions$/.test(path);
       const metered =
-        /^\/v1\/api\/(companies|pages|files|pricing|changes|webhooks|plans|benchmarks|export)(\/|$)/.test(
+        /^\/v1\/api\/(companies|pages|files|pricing|changes|webhooks|plans|benchmarks|compare|export)(\/|$)/.test(
           path,
         ) && !discovery;
       expect(operation['x-credit-cost'], `${method} ${path}`).toBe(metered ? 1 : 0);

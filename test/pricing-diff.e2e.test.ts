@@ -145,6 +145,10 @@ describe('GET /api/pricing/{slug}/diff', () => {
           field: 'price',
           old_value: 10,
           new_value: 12,
+          old_monthly_equivalent: 10,
+          new_monthly_equivalent: 12,
+          change_percent: 20,
+          significance: 'major',
         },
         {
           event_type: 'charge_changed',
@@ -154,6 +158,7 @@ describe('GET /api/pricing/{slug}/diff', () => {
           field: 'price_display',
           old_value: '$10',
           new_value: '$12',
+          significance: 'minor',
         },
         {
           event_type: 'price_decreased',
@@ -163,6 +168,11 @@ describe('GET /api/pricing/{slug}/diff', () => {
           field: 'price',
           old_value: 96,
           new_value: 90,
+          // Yearly prices compare as twelfths: 8 a month, then 7.5.
+          old_monthly_equivalent: 8,
+          new_monthly_equivalent: 7.5,
+          change_percent: -6.25,
+          significance: 'moderate',
         },
         {
           event_type: 'charge_changed',
@@ -172,6 +182,7 @@ describe('GET /api/pricing/{slug}/diff', () => {
           field: 'price_display',
           old_value: '$96',
           new_value: '$90',
+          significance: 'minor',
         },
         {
           event_type: 'discount_changed',
@@ -181,6 +192,7 @@ describe('GET /api/pricing/{slug}/diff', () => {
           field: 'amount',
           old_value: 20,
           new_value: 25,
+          significance: 'minor',
         },
         {
           event_type: 'plan_added',
@@ -208,6 +220,7 @@ describe('GET /api/pricing/{slug}/diff', () => {
             ],
             discounts: [],
           },
+          significance: 'major',
         },
         {
           event_type: 'plan_removed',
@@ -216,6 +229,7 @@ describe('GET /api/pricing/{slug}/diff', () => {
           field: null,
           old_value: expect.objectContaining({ internal_name: 'free' }) as unknown,
           new_value: null,
+          significance: 'major',
         },
       ],
       count: 7,
@@ -235,6 +249,7 @@ describe('GET /api/pricing/{slug}/diff', () => {
         field: 'display_name',
         old_value: 'Pro',
         new_value: 'Professional',
+        significance: 'minor',
       },
       {
         event_type: 'discount_removed',
@@ -244,6 +259,7 @@ describe('GET /api/pricing/{slug}/diff', () => {
         field: null,
         old_value: { ...ANNUAL, amount: 25 },
         new_value: null,
+        significance: 'moderate',
       },
       {
         event_type: 'charge_added',
@@ -253,6 +269,7 @@ describe('GET /api/pricing/{slug}/diff', () => {
         field: null,
         old_value: null,
         new_value: expect.objectContaining({ price: 200, display_name: 'Team yearly' }) as unknown,
+        significance: 'moderate',
       },
     ]);
     expect((await diff({ from: '20250310', to: '20250420' })).body).toEqual(body);

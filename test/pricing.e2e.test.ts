@@ -324,6 +324,15 @@ describe('GET /api/pricing/{slug}', () => {
     await expectCoded('prism.io?version=20250105&period=2025Q1', 400, 'CONFLICTING_PARAMETERS');
   });
 
+  it('answers CONFLICTING_PARAMETERS to version and period together whatever their values', async () => {
+    const details = await expectCoded(
+      'prism.io?version=20250231&period=2025Q9&currency=zz',
+      400,
+      'CONFLICTING_PARAMETERS',
+    );
+    expect(details).toEqual({ provided: { version: '20250231', period: '2025Q9' } });
+  });
+
   it.each([
     ['20250105', '20250105'],
     ['20250309', '20250105'],

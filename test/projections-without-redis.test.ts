@@ -84,7 +84,7 @@ describe('projections while Redis is unreachable', () => {
         async () => ((await projected('during.io')) ? true : undefined),
         20_000,
       );
-      const rebuild = await runCli(environment.env, ['rebuild'], {}, 60_000);
+      const rebuild = await runCli(environment.env, ['rebuild'], {}, { killAfterMs: 60_000 });
       expect(rebuild.code, said(rebuild)).toBe(0);
       expect(await projected('during.io')).toBe(true);
     } finally {

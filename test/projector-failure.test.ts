@@ -149,6 +149,7 @@ describe('a projector that cannot apply an event', () => {
       'pricing-changes': 0,
       'exchange-rates': 0,
       'plan-search': 0,
+      'price-index': 0,
     });
     expect(worker.output).toMatch(
       /projector companies stopped: it cannot apply event \d+ \(company\.registered\.v1, stream company-blocked\.io\)/,

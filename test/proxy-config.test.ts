@@ -13,15 +13,15 @@ import { waitFor } from './support/wait-for.js';
 /*
  * docker/haproxy.cfg, run by the machine's HAProxy in front of a real API process: from outside,
  * the public paths reach the API and the operator endpoints do not, while HAProxy's own health
- * checks still do. And the file, README.md and the API agree: the paths the README says are
+ * checks still do. And the file, the operators' guide and the API agree: the paths the operators' guide says are
  * forwarded are those the file forwards, and every route the API serves is either one of them
- * or an operator endpoint the README says is refused.
+ * or an operator endpoint the operators' guide says is refused.
  */
 
 const CONFIG = readFileSync('docker/haproxy.cfg', 'utf8');
-const README = readFileSync('README.md', 'utf8');
-/** The first cell of the header of README's table of what the proxy does with each path. */
-const README_TABLE_HEADER = 'path (from outside)';
+const GUIDE = readFileSync('docs/operators.md', 'utf8');
+/** The first cell of the header of the operators' guide's table of what the proxy does with each path. */
+const GUIDE_TABLE_HEADER = 'path (from outside)';
 
 /** HAProxy from PATH, or where Debian puts it (/usr/sbin, not on every user's PATH). */
 const HAPROXY = ['haproxy', '/usr/sbin/haproxy'].find(
@@ -34,7 +34,7 @@ const unavailable =
 if (unavailable) console.info(`proxy-config.test.ts: the proxy's own run skipped: ${unavailable}`);
 
 /**
- * The paths the proxy forwards, as its `public_path` ACL names them, written as the README writes
+ * The paths the proxy forwards, as its `public_path` ACL names them, written as the guide writes
  * them: `/x` for that path alone, `/x/*` for every path under `/x/`.
  */
 function forwardedByConfig(): string[] {
@@ -50,11 +50,11 @@ function forwardedByConfig(): string[] {
     });
 }
 
-/** The README's table: the paths of its rows that say "forwarded", and of those that say "refused". */
-function readmeTable(): { forwarded: string[]; refused: string[] } {
-  const lines = README.split('\n');
-  const header = lines.findIndex((line) => line.split('|')[1]?.trim() === README_TABLE_HEADER);
-  if (header < 0) throw new Error(`README.md has no table headed "${README_TABLE_HEADER}"`);
+/** The guide's table: the paths of its rows that say "forwarded", and of those that say "refused". */
+function guideTable(): { forwarded: string[]; refused: string[] } {
+  const lines = GUIDE.split('\n');
+  const header = lines.findIndex((line) => line.split('|')[1]?.trim() === GUIDE_TABLE_HEADER);
+  if (header < 0) throw new Error(`docs/operators.md has no table headed "${GUIDE_TABLE_HEADER}"`);
   const table = { forwarded: [] as string[], refused: [] as string[] };
   // After the header and its delimiter row, up to the first line that is not a row.
   for (const row of lines.slice(header + 2)) {
@@ -150,16 +150,16 @@ afterAll(async () => {
   await environment.cleanup();
 });
 
-describe('docker/haproxy.cfg, README.md and the API agree', () => {
-  it('the README names as forwarded exactly the paths the proxy forwards', () => {
+describe("docker/haproxy.cfg, the operators' guide and the API agree", () => {
+  it("the operators' guide names as forwarded exactly the paths the proxy forwards", () => {
     const forwarded = forwardedByConfig();
     expect(forwarded.length).toBeGreaterThan(0);
-    expect([...readmeTable().forwarded].sort()).toEqual([...forwarded].sort());
+    expect([...guideTable().forwarded].sort()).toEqual([...forwarded].sort());
   });
 
-  it('every route of the API is forwarded or is an operator endpoint the README says is refused', () => {
+  it("every route of the API is forwarded or is an operator endpoint the operators' guide says is refused", () => {
     const forwarded = forwardedByConfig();
-    const { refused } = readmeTable();
+    const { refused } = guideTable();
     expect(refused.sort()).toEqual(['/health/live', '/health/ready', '/metrics']);
     for (const path of refused) expect(isForwarded(path, forwarded), path).toBe(false);
     const served = servedPaths(api);
@@ -228,7 +228,7 @@ describe.skipIf(unavailable !== null)('docker/haproxy.cfg run by HAProxy', () =>
     );
     expect((await checksAnswered()).map((sample) => sample.labels.status)).toEqual(['200']);
 
-    const { refused } = readmeTable();
+    const { refused } = guideTable();
     // Spellings the API's router decodes to an operator endpoint, and the absolute form.
     const spellings = [
       ...refused,
@@ -297,9 +297,9 @@ describe.skipIf(unavailable !== null)('docker/haproxy.cfg run by HAProxy', () =>
     });
     for (const response of answers.values()) if (!response.bodyUsed) await response.body?.cancel();
 
-    // Each path the README says is forwarded reaches the API (under a prefix, an unknown route
+    // Each path the operators' guide says is forwarded reaches the API (under a prefix, an unknown route
     // gets the API's own 404).
-    for (const path of readmeTable().forwarded) {
+    for (const path of guideTable().forwarded) {
       const answer = await rawGet(proxyPort, path.replace('*', 'no-such-route'));
       expect(answer.fromApi, path).toBe(true);
     }

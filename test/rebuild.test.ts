@@ -28,6 +28,9 @@ const READ_MODELS = {
   plan_search_plans: 'page_id, plan_index',
   plan_search_charges: 'page_id, plan_index, charge_index',
   plan_search_discounts: 'page_id, plan_index, discount_index',
+  price_index_companies: 'slug',
+  price_index_versions: 'page_id, version',
+  price_index_entries: 'page_id, version, entry_index',
 } as const;
 type Snapshot = Record<keyof typeof READ_MODELS, Record<string, unknown>[]>;
 
@@ -176,13 +179,15 @@ describe('rebuilding the read models from the event log', () => {
         change['to_version'],
         change['event_type'],
         change['field'],
+        change['significance'],
+        change['change_percent'],
       ]),
     ).toEqual([
-      ['acme', null, '20250105', 'plan_added', null],
-      ['acme', '20250105', '20250201', 'price_increased', 'price'],
-      ['acme', '20250105', '20250201', 'charge_changed', 'price_display'],
-      ['acme.enterprise', null, '20250105', 'plan_added', null],
-      ['globex', null, '20250105', 'plan_added', null],
+      ['acme', null, '20250105', 'plan_added', null, 'major', null],
+      ['acme', '20250105', '20250201', 'price_increased', 'price', 'major', 20],
+      ['acme', '20250105', '20250201', 'charge_changed', 'price_display', 'minor', null],
+      ['acme.enterprise', null, '20250105', 'plan_added', null, 'major', null],
+      ['globex', null, '20250105', 'plan_added', null, 'major', null],
     ]);
     expect(before.pricing_pages.map((page) => page['composite_slug']).sort()).toEqual([
       'acme',
@@ -201,9 +206,13 @@ describe('rebuilding the read models from the event log', () => {
     await transactions.query("UPDATE companies SET name = 'Tampered' WHERE slug = 'acme.io'");
     await transactions.query("UPDATE pricing_snapshots SET document = '{}'");
     await transactions.query('DELETE FROM scrape_files');
-    await transactions.query("UPDATE pricing_changes SET event_type = 'plan_removed'");
+    await transactions.query(
+      "UPDATE pricing_changes SET event_type = 'plan_removed', significance = 'minor', change_percent = NULL",
+    );
     await transactions.query("DELETE FROM exchange_rates WHERE base = 'GBP'");
     await transactions.query('UPDATE exchange_rates SET rate = 2');
+    await transactions.query('DELETE FROM price_index_versions WHERE until IS NULL');
+    await transactions.query("UPDATE price_index_entries SET category = 'Tampered'");
     await transactions.query(
       "INSERT INTO exchange_rates (date, base, quote, rate) VALUES ('20250101', 'CHF', 'USD', 1.1)",
     );
@@ -233,6 +242,9 @@ describe('rebuilding the read models from the event log', () => {
     await transactions.query("DELETE FROM pricing_snapshots WHERE company_slug = 'acme.io'");
     await transactions.query("UPDATE companies SET employees = '1-10'");
     await transactions.query("DELETE FROM pricing_changes WHERE company_slug = 'globex.com'");
+    await transactions.query(
+      'UPDATE pricing_changes SET old_monthly_equivalent = 1, new_monthly_equivalent = NULL',
+    );
     await transactions.query("DELETE FROM exchange_rates WHERE date = '20250201'");
 
     const { stdout } = await run(process.execPath, ['dist/apps/worker/src/cli.js', 'rebuild'], {

@@ -3,12 +3,15 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MAX_JSON_DEPTH,
-  RECORD_BOUNDS,
+  RECORD_FIELDS,
+  maxLengthOf,
+  ScrapeRecord,
   RECORD_TYPES,
   compositePageSlug,
   monthlyEquivalent,
   roundMoney,
-  type FieldBounds,
+  type FieldDeclaration,
+  type FieldsDeclaration,
   type IngestRecord,
   type RecordType,
 } from '#app/domain';
@@ -19,7 +22,7 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
 /**
- * Everything that validates also projects (issue 16). From RECORD_BOUNDS alone, each run
+ * Everything that validates also projects (issue 16). From the declared fields alone, each run
  * generates, for every bounded field of every record type, values at its bounds and just past
  * them (lengths, numbers, band bounds, list sizes, nesting, text PostgreSQL cannot store as
  * sent, numbers JSON cannot hold), each in its own chain of records (company, page, scrape,
@@ -43,6 +46,12 @@ interface Boundary {
   value: (context: { id: string; base: unknown }) => unknown;
 }
 
+/** A declared field with limits of its own (a category, version, currency or boolean has none). */
+type FieldBounds = Exclude<FieldDeclaration, { kind: (typeof FIXED_KINDS)[number] }>;
+const FIXED_KINDS = ['category', 'version', 'currency', 'boolean'] as const;
+const isBounded = (field: FieldDeclaration): field is FieldBounds =>
+  !(FIXED_KINDS as readonly string[]).includes(field.kind);
+
 /** A field of a record type with its bounds, and where it sits in the record. */
 interface BoundedField {
   type: RecordType;
@@ -60,7 +69,7 @@ const isKeyKind = (kind: string): kind is KeyKind =>
  * Scrapers are configured: one name at the bound. One past it cannot be (SCRAPERS refuses it at
  * start-up), so a record naming it is refused, on its scraper, either way.
  */
-const SCRAPER_LENGTH = RECORD_BOUNDS.scrape.scraper.maxLength;
+const SCRAPER_LENGTH = maxLengthOf(ScrapeRecord, 'scraper');
 const scraperName = (length: number) => 'scraper_'.padEnd(length, 'x');
 
 const environment = testEnvironment({
@@ -178,7 +187,7 @@ const RECORD_SCHEMAS: Record<RecordType, string> = {
   exchange_rate: 'ExchangeRateRecord',
 };
 
-/** The keywords of a JSON Schema that a FieldBounds property of the same name maps to. */
+/** The keywords of a JSON Schema that a declared limit of the same name maps to. */
 const JSON_SCHEMA_BOUNDS = [
   'minLength',
   'maxLength',
@@ -211,19 +220,16 @@ function resolve(document: OpenApiDocument, schema: Schema): Schema {
 
 /** The bounded fields of every record type, lists and objects included, walked from the declaration. */
 function boundedFields(): BoundedField[] {
-  const walk = (
-    type: RecordType,
-    fields: Record<string, FieldBounds>,
-    path: Path,
-  ): BoundedField[] =>
+  const walk = (type: RecordType, fields: FieldsDeclaration, path: Path): BoundedField[] =>
     Object.entries(fields).flatMap(([name, bounds]) => {
+      if (!isBounded(bounds)) return [];
       const at = [...path, name];
       const own = { type, path: at, bounds };
       if (bounds.kind === 'list') return [own, ...walk(type, bounds.items, [...at, 0])];
       if (bounds.kind === 'object') return [own, ...walk(type, bounds.fields, at)];
       return [own];
     });
-  return RECORD_TYPES.flatMap((type) => walk(type, RECORD_BOUNDS[type], []));
+  return RECORD_TYPES.flatMap((type) => walk(type, RECORD_FIELDS[type], []));
 }
 
 /** For each bounded field, its boundary values (random content, bounds from the declaration). */
@@ -446,7 +452,7 @@ function chain(
       let refusedField: string | null = null;
       for (const { field, boundary } of values) {
         const keyField = isKeyKind(field.bounds.kind)
-          ? Object.entries(RECORD_BOUNDS[type]).find(
+          ? Object.entries(RECORD_FIELDS[type]).find(
               ([, bounds]) => bounds.kind === field.bounds.kind,
             )?.[0]
           : undefined;

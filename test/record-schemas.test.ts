@@ -4,10 +4,11 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 import { testEnvironment } from './support/test-environment.js';
 
 /**
- * The record schemas of the OpenAPI document, held to the one declaration of the records
- * (RECORD_FIELDS in libs/domain): each has exactly the declared fields in their order, requires
- * those not declared optional, and allows null exactly where the declaration does (a free-form
- * field holds any JSON value), at any depth. Their bounds: test/record-bounds.property.test.ts.
+ * The record schemas of the OpenAPI document, held to the one declaration of the records (their
+ * classes in libs/domain, as RECORD_FIELDS lists them): each has exactly the declared fields in
+ * their order, requires those not declared optional, and allows null exactly where the
+ * declaration does (a free-form field holds any JSON value), at any depth. Their bounds:
+ * test/record-bounds.property.test.ts.
  */
 
 type Schema = Record<string, unknown>;

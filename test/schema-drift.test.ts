@@ -30,6 +30,8 @@ describe('migrations and entities agree', () => {
       'ExchangeRates1764600000000',
       'PlanSearch1764700000000',
       'PricingSnapshotPositions1764800000000',
+      'ChangeSignificance1764900000000',
+      'PriceIndex1765000000000',
     ]);
     expect(await runMigrations(dataSource)).toEqual([]);
   });

@@ -28,7 +28,7 @@ interface DeliveryBody {
   changes: { slug: string; to_version: string; event_type: string }[];
 }
 
-/** The receiver's check, written from the README's description rather than the signing code. */
+/** The receiver's check, written from the analysts' guide's description rather than the signing code. */
 function signatureIsValid(secret: string, delivery: Delivery): boolean {
   const header = String(delivery.headers['x-signature'] ?? '');
   const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
@@ -137,6 +137,32 @@ describe('webhook registration', () => {
     });
   });
 
+  it('registers the filters of how much a change matters, categories as companies spell them, null when not given', async () => {
+    const created = await register({
+      url: 'https://hooks.example.com/filtered',
+      categories: ['communication', 'FINANCE', 'Communication'],
+      min_significance: 'moderate',
+      min_change_percent: 7.5,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      event_types: null,
+      companies: null,
+      categories: ['Communication', 'Finance'],
+      min_significance: 'moderate',
+      min_change_percent: 7.5,
+    });
+    const plain = await register({ url: 'https://hooks.example.com/plain' });
+    expect(plain.body).toMatchObject({
+      categories: null,
+      min_significance: null,
+      min_change_percent: null,
+    });
+    const { secret: _secret, ...shown } = created.body;
+    expect((await list()).body.webhooks).toContainEqual(shown);
+    for (const id of [created.body.id, plain.body.id]) await remove(id);
+  });
+
   it('needs the webhooks feature: 403 naming the enterprise plan for a pro key', async () => {
     const pro = await api.createKey(['read'], 'pro');
     const response = await register({ url: 'https://hooks.example.com/x' }, pro);
@@ -157,13 +183,33 @@ describe('webhook registration', () => {
       { url: 'https://hooks.example.com/x', companies: ['Not A Slug'] },
       { url: 'https://hooks.example.com/x', extra: true },
       { url: `https://hooks.example.com/${'x'.repeat(2048)}` },
+      { url: 'https://hooks.example.com/x', categories: ['Gardening'] },
+      { url: 'https://hooks.example.com/x', categories: [] },
+      { url: 'https://hooks.example.com/x', categories: 'Finance' },
+      { url: 'https://hooks.example.com/x', categories: Array(9).fill('HR') },
+      { url: 'https://hooks.example.com/x', min_significance: 'high' },
+      { url: 'https://hooks.example.com/x', min_significance: 'MAJOR' },
+      { url: 'https://hooks.example.com/x', min_change_percent: 0 },
+      { url: 'https://hooks.example.com/x', min_change_percent: -5 },
+      { url: 'https://hooks.example.com/x', min_change_percent: '10' },
     ];
     const before = (await list()).headers.get('x-credits-remaining');
     for (const body of bad) {
       const response = await registerRaw(body);
       expect(response.status, JSON.stringify(body)).toBe(400);
-      const error = (await response.json()) as { error: string; message: string };
+      const error = (await response.json()) as {
+        error: string;
+        message: string;
+        details?: { errors?: { field: string }[] };
+      };
       expect(error.error).toBe('Bad Request');
+      const [field] = Object.keys(body).filter((name) => name !== 'url');
+      if (field && field !== 'extra') {
+        expect(
+          error.details?.errors?.map((each) => each.field),
+          JSON.stringify(body),
+        ).toEqual([field]);
+      }
     }
     const after = await list();
     expect(Number(after.headers.get('x-credits-remaining'))).toBe(Number(before) - 1);
@@ -448,5 +494,123 @@ describe('a webhook deleted while its delivery is being retried', () => {
     expect(job.returnvalue).toEqual({ outcome: 'webhook_deleted' });
     // At most the attempt already under way when the webhook was deleted.
     expect(receiver.deliveries.length).toBeLessThanOrEqual(sentBeforeDeletion + 1);
+  });
+});
+
+describe('deliveries filtered by category, significance and size', () => {
+  const receiver = new Receiver(0);
+  let queue: Queue<WebhookJobData, WebhookJobResult>;
+  const webhooks = new Map<string, WebhookBody>();
+
+  /** What each webhook was sent: per delivery, its changes as [slug, to_version, event_type]. */
+  const sent = (path: string) =>
+    receiver
+      .taken(path)
+      .map((delivery) => (JSON.parse(delivery.body) as DeliveryBody).changes.map(brief))
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+  beforeAll(async () => {
+    queue = new Queue(WEBHOOK_QUEUE, {
+      connection: { url: api.config.redis.url },
+      prefix: api.config.redis.queuePrefix,
+    });
+    // Only this block's webhooks from here on (a deleted one's retries end at their next try).
+    for (const { id } of (await list()).body.webhooks) await remove(id);
+    await ingestAndProject(api, [
+      records.company('fin.io', { category: 'Finance' }),
+      records.page('fin.io'),
+      records.scrape('fin.io', '', '20250105'),
+      records.scrape('fin.io', '', '20250201'),
+      records.scrape('alpha.io', '', '20250401'),
+      records.scrape('beta.io', '', '20250401'),
+    ]);
+    const base = await receiver.start();
+    const filters: Record<string, Omit<components['schemas']['RegisterWebhookRequest'], 'url'>> = {
+      '/major': { min_significance: 'major' },
+      '/big': { min_change_percent: 15 },
+      '/finance': { categories: ['finance'] },
+      '/combined': {
+        event_types: ['price_increased', 'price_decreased'],
+        categories: ['PRODUCTIVITY'],
+        min_significance: 'moderate',
+        min_change_percent: 15,
+      },
+      '/quiet': { companies: ['fin.io'], min_significance: 'moderate' },
+    };
+    for (const [path, filter] of Object.entries(filters)) {
+      const created = await register({ url: `${base}${path}`, ...filter });
+      expect(created.status, path).toBe(201);
+      webhooks.set(path, created.body);
+    }
+    // fin.io (Finance) arrives (a plan added, major); alpha's price +8.33 % (moderate); beta's
+    // +60 % (major); then fin's +2 % (minor); each price change with its display (minor).
+    await ingestAndProject(api, [records.pricing('fin.io', '', '20250105', 10)]);
+    await ingestAndProject(api, [records.pricing('alpha.io', '', '20250401', 13)]);
+    await ingestAndProject(api, [records.pricing('beta.io', '', '20250401', 40)]);
+    await ingestAndProject(api, [records.pricing('fin.io', '', '20250201', 10.2)]);
+    // Every delivery of these webhooks queued and sent: the dispatcher is past fin's last
+    // extraction (/big takes one of each) and none of their jobs is left.
+    const ids = new Set([...webhooks.values()].map((webhook) => webhook.id));
+    await waitFor('every filtered delivery sent', async () => {
+      if (receiver.taken('/big').length < 4) return undefined;
+      const pending = await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized']);
+      return pending.some((job) => ids.has(job.data.webhookId)) ? undefined : true;
+    });
+  });
+
+  afterAll(async () => {
+    await queue?.close();
+    await receiver.close();
+  });
+
+  it('min_significance: only the changes of that level or more', () => {
+    expect(sent('/major')).toEqual([
+      [['beta', '20250401', 'price_increased']],
+      [['fin', '20250105', 'plan_added']],
+    ]);
+  });
+
+  it('min_change_percent: price changes at least that large, and every change that is not one', () => {
+    expect(sent('/big')).toEqual([
+      [['alpha', '20250401', 'charge_changed']],
+      [
+        ['beta', '20250401', 'price_increased'],
+        ['beta', '20250401', 'charge_changed'],
+      ],
+      [['fin', '20250105', 'plan_added']],
+      [['fin', '20250201', 'charge_changed']],
+    ]);
+  });
+
+  it("categories, in any case: only the changes of those categories' companies", () => {
+    expect(sent('/finance')).toEqual([
+      [['fin', '20250105', 'plan_added']],
+      [
+        ['fin', '20250201', 'price_increased'],
+        ['fin', '20250201', 'charge_changed'],
+      ],
+    ]);
+  });
+
+  it('combines every filter, and sends nothing for an extraction none of whose changes pass', () => {
+    // alpha's +8.33 % is moderate but under 15 %; beta's +60 % passes all four.
+    expect(sent('/combined')).toEqual([[['beta', '20250401', 'price_increased']]]);
+    // fin's second extraction has only minor changes: no delivery at all, not an empty one.
+    expect(sent('/quiet')).toEqual([[['fin', '20250105', 'plan_added']]]);
+  });
+
+  it('delivers each change as the feed shows it, weighed', async () => {
+    const [delivery] = receiver.taken('/combined');
+    const [change] = (JSON.parse(delivery!.body) as { changes: Record<string, unknown>[] }).changes;
+    expect(change).toMatchObject({
+      old_monthly_equivalent: 25,
+      new_monthly_equivalent: 40,
+      change_percent: 60,
+      significance: 'major',
+    });
+    const feed = await api.client(key).GET('/v1/api/changes', {
+      params: { query: { company: 'beta.io', event_type: 'price_increased' } },
+    });
+    expect(feed.data!.changes.at(-1)).toEqual(change);
   });
 });

@@ -4,6 +4,7 @@
  * unit of work cost the machine, which the throughput of a shared two-core host hides.
  */
 import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
 
 /** utime + stime of a process in seconds, or null (no pid, or it has exited). */
 export function processCpuSeconds(pid: number | undefined): number | null {
@@ -52,4 +53,18 @@ export function cpuMeter(processes: Record<string, number | undefined> = {}) {
       return spent;
     },
   };
+}
+
+/**
+ * Redis's CPU seconds so far (`INFO cpu`: user and system, all its threads), so that work moved
+ * from the service into Redis is counted too.
+ */
+export async function redisCpuSeconds(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  let seconds = 0;
+  for (const line of info.split(/\r?\n/)) {
+    const [name, value] = line.split(':');
+    if (name === 'used_cpu_user' || name === 'used_cpu_sys') seconds += Number(value);
+  }
+  return seconds;
 }

@@ -11,7 +11,8 @@
 import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
-import { processCpuSeconds } from './cpu.js';
+import { Redis } from 'ioredis';
+import { processCpuSeconds, redisCpuSeconds } from './cpu.js';
 import {
   againstBaseline,
   atMostBaseline,
@@ -20,9 +21,10 @@ import {
 } from './scenario.js';
 import type { ServiceProcess } from './service.js';
 
-/** One request of the rotation: a path (with its query) under the origin. */
+/** One request of the rotation: a path (with its query) under the origin, and its own headers. */
 export interface RequestVariant {
   path: string;
+  headers?: Record<string, string>;
 }
 
 export interface LoadTarget {
@@ -35,6 +37,8 @@ export interface LoadTarget {
   headers?: Record<string, string>;
   /** The process that answers, to charge it its CPU time: a figure contention barely moves. */
   pid?: number;
+  /** The status an answer is counted under (a revalidation's 304); any 2xx by default. */
+  expectStatus?: number;
 }
 
 export interface ThroughputResult {
@@ -43,7 +47,10 @@ export interface ThroughputResult {
   p99Ms: number;
   /** CPU time (user + system) of the answering process per request; null without a pid. */
   cpuMsPerRequest: number | null;
+  /** Redis's CPU time per request over the same run (INFO cpu); null when not asked. */
+  redisCpuMsPerRequest: number | null;
   requests: number;
+  /** Answers not of the expected status (not a 2xx, unless `expectStatus` says which). */
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -73,30 +80,54 @@ export function loadDurations(quick: boolean) {
     : { warmUpSeconds: 3, measureSeconds: 10, probeSeconds: 10 };
 }
 
-/** The most `target` answers with 50 connections, after a warm-up whose figures are dropped. */
+/**
+ * The most `target` answers with 50 connections, after a warm-up whose figures are dropped;
+ * with `redisUrl`, also what that Redis spent per request meanwhile.
+ */
 export async function measureThroughput(
   target: LoadTarget,
   quick: boolean,
+  redisUrl?: string,
 ): Promise<ThroughputResult> {
   const { warmUpSeconds, measureSeconds } = loadDurations(quick);
   await cannon(target, warmUpSeconds);
-  const cpuBefore = processCpuSeconds(target.pid);
-  const result = await cannon(target, measureSeconds);
-  const cpuAfter = processCpuSeconds(target.pid);
+  const redis = redisUrl === undefined ? null : new Redis(redisUrl);
+  try {
+    const cpuBefore = processCpuSeconds(target.pid);
+    const redisBefore = redis && (await redisCpuSeconds(redis));
+    const result = await cannon(target, measureSeconds);
+    const cpuAfter = processCpuSeconds(target.pid);
+    const redisAfter = redis && (await redisCpuSeconds(redis));
+    return throughputOf(target, result, { cpuBefore, cpuAfter, redisBefore, redisAfter });
+  } finally {
+    redis?.disconnect();
+  }
+}
+
+/** The figures of a measured run, CPU per request from the readings taken around it. */
+function throughputOf(
+  target: LoadTarget,
+  result: autocannon.Result,
+  cpu: Record<'cpuBefore' | 'cpuAfter' | 'redisBefore' | 'redisAfter', number | null>,
+): ThroughputResult {
+  const { cpuBefore, cpuAfter, redisBefore, redisAfter } = cpu;
   const statusCodes = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count ?? 0]),
   );
+  const total = result.requests.total;
+  const perRequest = (before: number | null, after: number | null) =>
+    before === null || after === null || total === 0 ? null : ((after - before) * 1000) / total;
+  const answered =
+    target.expectStatus === undefined ? result['2xx'] : (statusCodes[target.expectStatus] ?? 0);
   const measured: ThroughputResult = {
     // Answers, not attempts: an error page is no throughput.
-    requestsPerSecond: result['2xx'] / result.duration,
+    requestsPerSecond: answered / result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
-    cpuMsPerRequest:
-      cpuBefore === null || cpuAfter === null || result.requests.total === 0
-        ? null
-        : ((cpuAfter - cpuBefore) * 1000) / result.requests.total,
-    requests: result.requests.total,
-    non2xx: result.non2xx,
+    cpuMsPerRequest: perRequest(cpuBefore, cpuAfter),
+    redisCpuMsPerRequest: perRequest(redisBefore, redisAfter),
+    requests: total,
+    non2xx: total - answered,
     errors: result.errors,
     timeouts: result.timeouts,
     statusCodes,
@@ -115,7 +146,7 @@ function cannon(target: LoadTarget, seconds: number): Promise<autocannon.Result>
     headers: target.headers,
     requests: target.randomOrder
       ? [{ method: 'GET', setupRequest: (request) => ({ ...request, path: randomPath(target) }) }]
-      : target.variants.map(({ path }) => ({ method: 'GET', path })),
+      : target.variants.map(({ path, headers }) => ({ method: 'GET', path, headers })),
   });
 }
 
@@ -325,9 +356,9 @@ export async function compareWithBaseline(options: {
       pid: baselineProcess.child.pid,
     };
     context.log(`${scenario}: ${baselineName} throughput (${bodyBytes}-byte body)`);
-    const baselineThroughput = await measureThroughput(baseline, context.quick);
+    const baselineThroughput = await measureThroughput(baseline, context.quick, context.redisUrl);
     context.log(`${scenario}: service throughput`);
-    const serviceThroughput = await measureThroughput(service, context.quick);
+    const serviceThroughput = await measureThroughput(service, context.quick, context.redisUrl);
     const rate = Math.max(10, Math.round(serviceThroughput.requestsPerSecond / 2));
     context.log(`${scenario}: service and ${baselineName} latency at ${rate} req/s`);
     const serviceLatency = await measureLatency(service, rate, context.quick);

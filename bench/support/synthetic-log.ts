@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import {
   CATEGORIES,
   CompanyRegistered,
+  ExchangeRateRecorded,
   PricingExtracted,
   PricingPageRegistered,
   ScrapeCaptured,
@@ -23,6 +24,7 @@ import {
   streamIds,
   type CompanyProfile,
   type CompanyRecord,
+  type ExchangeRateRecord,
   type IngestRecord,
   type PageRecord,
   type PlanInput,
@@ -45,6 +47,8 @@ export interface SyntheticLogSpec {
   pricingPerVersion: boolean;
   /** With pricingPerVersion, an extraction every this many versions only (default 1). */
   pricingEveryVersions?: number;
+  /** An EUR to USD rate on the first of each month of the history (the EUR pages convert). */
+  exchangeRates?: boolean;
 }
 
 export interface SyntheticLog {
@@ -60,6 +64,7 @@ const DAY_MS = 86_400_000;
 /** Versions are spread over four years from this Monday, so every quarter of 2022-2025 has data. */
 const HISTORY_START_MS = Date.UTC(2022, 0, 3);
 const HISTORY_DAYS = 4 * 365;
+const HISTORY_MONTHS = 4 * 12;
 const FILES_HOST = 'https://files.example-cdn.com';
 const PREFIXES = ['acme', 'blue', 'cloud', 'data', 'echo', 'flux', 'grid', 'hive', 'iron', 'jet'];
 const SUFFIXES = ['ly', 'hub', 'stack', 'forge', 'desk', 'flow', 'base', 'wise'];
@@ -67,11 +72,12 @@ const TLDS = ['io', 'com', 'app', 'dev', 'co', 'ai'];
 const EXTRA_PAGES = ['enterprise', 'teams', 'api', 'startups'];
 const BANDS = ['1-10', '11-50', '51-200', '51-200', '201-500', '201-500', '501-1000', '1000+'];
 
-/** Events the spec gives: companies, pages, scrapes and extractions. */
+/** Events the spec gives: companies, pages, scrapes, extractions and rates. */
 export function syntheticEventCount(spec: SyntheticLogSpec): number {
   const pages = spec.companies * spec.pagesPerCompany;
   const scrapes = pages * spec.versionsPerPage * spec.scrapersPerVersion;
-  return spec.companies + pages + scrapes + syntheticExtractionCount(spec);
+  const rates = spec.exchangeRates ? HISTORY_MONTHS : 0;
+  return spec.companies + pages + scrapes + syntheticExtractionCount(spec) + rates;
 }
 
 /** Extractions the spec gives. */
@@ -147,6 +153,18 @@ export function syntheticScrape(page: PageRecord, version: string, scraper: numb
     valid: version.charCodeAt(7) % 10 !== 0,
     score: (version.charCodeAt(7) + scraper) % 11,
     banner_free: scraper % 3 !== 2,
+  };
+}
+
+/** The EUR to USD rate of the history's `month`th month, on its first day: 1.05 to 1.16. */
+export function syntheticExchangeRate(month: number): ExchangeRateRecord {
+  const first = new Date(Date.UTC(2022, month, 1));
+  return {
+    type: 'exchange_rate',
+    date: first.toISOString().slice(0, 10).replaceAll('-', ''),
+    base: 'EUR',
+    quote: 'USD',
+    rate: 1.05 + (month % 12) / 100,
   };
 }
 
@@ -385,6 +403,20 @@ function* syntheticEvents(spec: SyntheticLogSpec, originOf: () => Origin): Gener
       PricingPageRegistered.TYPE,
       payload,
       registeredAt + DAY_MS + pageNumber,
+      originOf(),
+    );
+  }
+  // Rates depend on nothing: after the registrations, which must be committed first (below).
+  for (let month = 0; spec.exchangeRates && month < HISTORY_MONTHS; month++) {
+    const record = syntheticExchangeRate(month);
+    if (month === 0) checkKeys(record);
+    const { type: _type, ...rate } = record;
+    yield eventRow(
+      record,
+      streamIds.exchangeRate(record.date, record.base, record.quote),
+      ExchangeRateRecorded.TYPE,
+      rate,
+      registeredAt + month,
       originOf(),
     );
   }

@@ -21,3 +21,32 @@ export async function clientSchemaSource(document: object): Promise<string> {
   // otherwise require it, in a request body too (scopes of POST /v1/admin/keys).
   return HEADER + astToString(await openapiTS(document as never, { defaultNonNullable: false }));
 }
+
+/** Where the typed client keeps the GET routes' parameters, as the served document states them. */
+export const CLIENT_PARAMETERS_FILE = 'libs/client/src/parameters.ts';
+
+const PARAMETERS_HEADER = `/**
+ * The path and query parameters of each GET route, as the OpenAPI document the service serves
+ * states them (from the routes' declarations): what the MCP tools publish as their input schemas.
+ * Do not edit: \`npm run client:generate\` writes this file, and a test fails when it no longer
+ * matches the served document.
+ */
+`;
+
+interface DocumentedParameter {
+  in: string;
+}
+
+/** The source of libs/client/src/parameters.ts for an OpenAPI document. */
+export function clientParametersSource(document: {
+  paths: Record<string, { get?: { parameters?: DocumentedParameter[] } }>;
+}): string {
+  const routes = Object.entries(document.paths).flatMap(([path, item]) => {
+    const parameters = (item.get?.parameters ?? []).filter(
+      (parameter) => parameter.in === 'path' || parameter.in === 'query',
+    );
+    return parameters.length > 0 ? [[path, parameters] as const] : [];
+  });
+  const source = JSON.stringify(Object.fromEntries(routes), null, 2);
+  return `${PARAMETERS_HEADER}export const GET_PARAMETERS = ${source} as const;\n`;
+}

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The command-line tool as an operator runs it: `node dist/apps/worker/src/cli.js <command>`. */
@@ -13,16 +14,19 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs one command with the test's environment (and `env` over it); killed after `killAfterMs`. */
+/**
+ * Runs one command with the test's environment (and `env` over it), from the repository's root
+ * unless `cwd` says where; killed after `killAfterMs`.
+ */
 export function runCli(
   environment: Record<string, string | undefined>,
   args: string[],
   env: Record<string, string> = {},
-  killAfterMs = 30_000,
+  { killAfterMs = 30_000, cwd = ROOT }: { killAfterMs?: number; cwd?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
-      cwd: ROOT,
+    const child = spawn(process.execPath, [join(ROOT, CLI_ENTRY), ...args], {
+      cwd,
       env: { ...process.env, ...environment, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,6 +1,6 @@
 /**
  * The answers of a fuzz run counted by operation and status, and printed as Markdown tables (the
- * README's figures come from them).
+ * figures of the architecture guide's Fuzzing section come from them).
  */
 
 /**

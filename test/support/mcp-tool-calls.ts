@@ -56,6 +56,16 @@ export const TOOL_CALLS: [name: string, args: Record<string, unknown>, restPath:
     { category: 'communication', as_of: '20250401', company: 'alpha.io' },
     '/api/benchmarks?category=communication&as_of=20250401&company=alpha.io',
   ],
+  [
+    'compare_pricing',
+    { slugs: 'beta,alpha.io', as_of: '20250201', currency: 'eur' },
+    '/api/compare?slugs=beta,alpha.io&as_of=20250201&currency=eur',
+  ],
+  [
+    'price_index',
+    { category: 'communication', from: '20250101', to: '20250401', step: 'quarter' },
+    '/api/benchmarks/series?category=communication&from=20250101&to=20250401&step=quarter',
+  ],
   ['get_files', { slug: 'alpha.io', version: '20250301' }, '/api/files/alpha.io/version/20250301'],
   ['get_files', { slug: 'alpha.io', period: '2025Q1' }, '/api/files/alpha.io/period/2025Q1'],
 ];

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AdminModule } from './admin/admin.module.js';
 import { BenchmarksModule } from './benchmarks/benchmarks.module.js';
 import { ChangesModule } from './changes/changes.module.js';
+import { CompareModule } from './compare/compare.module.js';
 import { CompaniesModule } from './companies/companies.module.js';
 import { ExplorerModule } from './explorer/explorer.module.js';
 import { ExportModule } from './export/export.module.js';
@@ -28,6 +29,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
     FilesModule,
     PricingModule,
     BenchmarksModule,
+    CompareModule,
     ChangesModule,
     PlansModule,
     ExportModule,

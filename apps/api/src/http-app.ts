@@ -23,16 +23,15 @@ import { ErrorBodyFilter, sendFrameworkError } from './errors/error-body.filter.
 import { ErrorShapes } from './errors/error-shape.js';
 import { AnswerCache } from './http/answer-cache.js';
 import { EXPLORER_ROUTES } from './explorer/explorer.controller.js';
-import { addSecurityHeaders } from './http/security-headers.js';
+import { screenRequests } from './http/request-screening.js';
 import { keepLaneAnswer, serveReadsAheadOfNest } from './http/read-lane.js';
 import { addCachingHeaders, answerNotModified } from './http/http-caching.js';
 import { requestIdFor } from './http/request-id.js';
-import { refuseLongUrl, refuseUnreadableRequests, URL_LIMIT_BYTES } from './http/request-limits.js';
+import { refuseUnreadableRequests, URL_LIMIT_BYTES } from './http/request-limits.js';
 import {
   applyDeclaredBodyLimits,
   DEFAULT_BODY_LIMIT_BYTES,
   parseBodies,
-  refuseUnreadableBodies,
 } from './http/request-bodies.js';
 import { refuseUnservedMethods } from './http/unserved-methods.js';
 import { RequestAdmission } from './auth/request-admission.js';
@@ -86,7 +85,7 @@ export async function createHttpApp(
     // Whom to believe about the client address, which bounds failed authentications.
     trustProxy: config.http.trustProxy,
     // The router would answer an undocumented 414 for a parameter over 100 characters, below
-    // the longest slug a record may carry; the URL limit (refuseLongUrl, 414) bounds them all.
+    // the longest slug a record may carry; the URL limit (urlTooLong, 414) bounds them all.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: sendFrameworkError,
   });
@@ -106,8 +105,9 @@ export async function createHttpApp(
     { bufferLogs: true, bodyParser: false },
   );
   app.useLogger(app.get(Logger));
-  // Security headers on every answer. No CORS plugin: browsers may not call the API (README).
-  addSecurityHeaders(app.getHttpAdapter().getInstance());
+  // Security headers on every answer, and the refusals of what is not read. No CORS plugin:
+  // browsers may not call the API (docs/API.md).
+  screenRequests(app.getHttpAdapter().getInstance());
   // Probes and scrapers address /health/* and /metrics without the API version; the index
   // answers at the root and at /v1 itself, browsers look for /favicon.ico, and the explorer is a
   // page for people beside the API (its data calls go through /v1/api, metered).
@@ -126,7 +126,7 @@ export async function createHttpApp(
   // GET /v1/api/openapi.json (public) and Swagger UI at /v1/docs.
   setupOpenApi(app);
   await registerQueueDashboard(app, config);
-  // The MCP server at /mcp (README, MCP): its tools call the routes above in-process.
+  // The MCP server at /mcp (docs/analysts.md, MCP): its tools call the routes above in-process.
   registerMcpEndpoint(app);
   configureFastify(fastify, app);
   observeHttp(fastify, app.get(Metrics), logger);
@@ -144,8 +144,6 @@ function configureFastify(fastify: FastifyInstance, app: NestFastifyApplication)
   const metrics = app.get(Metrics);
   const answers = app.get(AnswerCache);
   const reads = app.get(ReadDatabase);
-  fastify.addHook('onRequest', refuseLongUrl);
-  fastify.addHook('onRequest', refuseUnreadableBodies);
   // Each read has its reads go to one database (a replica or the primary), chosen on its first.
   if (reads.hasReplicas) {
     fastify.addHook('onRequest', (request, _reply, done) =>

@@ -7,6 +7,7 @@ import {
   type RedisConnection,
 } from '#app/contracts';
 import { isNotConnectionError, Worker, type Job, type WorkerOptions } from 'bullmq';
+import { hostname } from 'node:os';
 
 /** One queue's worker as a host runs it: what it runs and how it reports each job. */
 export interface QueueWorkerSpec<Data, Result extends { outcome: string }> {
@@ -29,6 +30,9 @@ export interface QueueWorkerSpec<Data, Result extends { outcome: string }> {
   /** What a job's log lines say of it: never a secret or a record's content. */
   fields: (job: Job<Data, Result>) => Record<string, unknown>;
 }
+
+/** How a job names the process that took it: `<host>:<pid>`. */
+const processName = () => `${hostname()}:${process.pid}`;
 
 /**
  * A BullMQ worker as every queue of this service runs one: on a connection of its own whose
@@ -53,6 +57,8 @@ export class QueueWorker<Data, Result extends { outcome: string }> {
     });
     this.worker = new Worker<Data, Result>(spec.queue, spec.run, {
       ...spec.options,
+      // Stored on each job it takes (processedBy): which process holds or held a job.
+      name: processName(),
       connection: this.connection,
       prefix: this.config.redis.queuePrefix,
     });

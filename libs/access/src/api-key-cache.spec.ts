@@ -1,18 +1,9 @@
-import type { ApiKeyEntity } from '#app/persistence';
 import { describe, expect, it } from 'vitest';
-import { ApiKeyCache } from './api-key-cache.js';
+import { ApiKeyCache, type CheckedKey } from './api-key-cache.js';
 
-const entity = (id: string): ApiKeyEntity => ({
-  id,
-  name: id,
-  keyPrefix: 'pi_abcd',
-  keyHash: `hash-of-${id}`,
-  plan: 'free',
-  scopes: 'read',
-  expiresAt: null,
-  revokedAt: null,
-  createdAt: '2026-11-01T00:00:00.000Z',
-  lastUsedAt: null,
+const checked = (id: string): CheckedKey => ({
+  principal: { id, name: id, plan: 'free', scopes: ['read'] },
+  expiresAtMs: null,
 });
 const now = new Date('2026-11-22T10:00:00.000Z');
 const later = (ms: number) => new Date(now.getTime() + ms);
@@ -20,24 +11,24 @@ const later = (ms: number) => new Date(now.getTime() + ms);
 describe('ApiKeyCache', () => {
   it('keeps a key for its time to live, then forgets it', () => {
     const cache = new ApiKeyCache(30_000);
-    cache.set(entity('a'), now, cache.generation);
-    expect(cache.get('hash-of-a', later(29_999))?.id).toBe('a');
+    cache.set('hash-of-a', checked('a'), now, cache.generation);
+    expect(cache.get('hash-of-a', later(29_999))?.principal.id).toBe('a');
     expect(cache.get('hash-of-a', later(30_000))).toBeUndefined();
   });
 
   it('keeps nothing with a time to live of 0', () => {
     const cache = new ApiKeyCache(0);
-    cache.set(entity('a'), now, cache.generation);
+    cache.set('hash-of-a', checked('a'), now, cache.generation);
     expect(cache.get('hash-of-a', now)).toBeUndefined();
   });
 
   it('forgets a key by id, and every key on clear', () => {
     const cache = new ApiKeyCache(30_000);
-    cache.set(entity('a'), now, cache.generation);
-    cache.set(entity('b'), now, cache.generation);
+    cache.set('hash-of-a', checked('a'), now, cache.generation);
+    cache.set('hash-of-b', checked('b'), now, cache.generation);
     cache.forget('a');
     expect(cache.get('hash-of-a', now)).toBeUndefined();
-    expect(cache.get('hash-of-b', now)?.id).toBe('b');
+    expect(cache.get('hash-of-b', now)?.principal.id).toBe('b');
     cache.clear();
     expect(cache.get('hash-of-b', now)).toBeUndefined();
   });
@@ -46,10 +37,10 @@ describe('ApiKeyCache', () => {
     const cache = new ApiKeyCache(30_000);
     const lookupBegan = cache.generation;
     cache.forget('a');
-    cache.set(entity('a'), now, lookupBegan);
+    cache.set('hash-of-a', checked('a'), now, lookupBegan);
     expect(cache.get('hash-of-a', now)).toBeUndefined();
     const afterClear = cache.generation;
-    cache.set(entity('a'), now, afterClear);
-    expect(cache.get('hash-of-a', now)?.id).toBe('a');
+    cache.set('hash-of-a', checked('a'), now, afterClear);
+    expect(cache.get('hash-of-a', now)?.principal.id).toBe('a');
   });
 });

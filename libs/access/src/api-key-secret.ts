@@ -26,13 +26,6 @@ export function isWellFormedApiKey(key: string): boolean {
   return WELL_FORMED_KEY.test(key);
 }
 
-/** Equal-time comparison of two hashApiKey digests (both 64 hex digits: no need to hash them again). */
-export function digestsEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
 /** Equal-time comparison of two secrets of any length (both are hashed to a fixed length). */
 export function secretsEqual(a: string, b: string): boolean {
   return timingSafeEqual(hash('sha256', a, 'buffer'), hash('sha256', b, 'buffer'));

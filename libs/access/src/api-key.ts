@@ -16,12 +16,12 @@ export interface ApiKeyView {
   last_used_at: string | null;
 }
 
-/** The caller a valid key identifies. */
+/** The caller a valid key identifies (one object shared by the requests of a cached key). */
 export interface ApiKeyPrincipal {
-  id: string;
-  name: string;
-  plan: string;
-  scopes: ApiKeyScope[];
+  readonly id: string;
+  readonly name: string;
+  readonly plan: string;
+  readonly scopes: readonly ApiKeyScope[];
 }
 
 export type AuthenticationResult =

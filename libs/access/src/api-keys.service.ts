@@ -3,7 +3,7 @@ import { AppConfig } from '#app/config';
 import { ApiKeyEntity, ApiKeyRepository } from '#app/persistence';
 import { randomUUID } from 'node:crypto';
 import { AccessRedis } from './access-redis.js';
-import { ApiKeyCache } from './api-key-cache.js';
+import { ApiKeyCache, type CheckedKey } from './api-key-cache.js';
 import {
   API_KEY_SCOPES,
   type ApiKeyScope,
@@ -11,12 +11,7 @@ import {
   type ApiKeyView,
   type AuthenticationResult,
 } from './api-key.js';
-import {
-  generateApiKeySecret,
-  hashApiKey,
-  isWellFormedApiKey,
-  digestsEqual,
-} from './api-key-secret.js';
+import { generateApiKeySecret, hashApiKey, isWellFormedApiKey } from './api-key-secret.js';
 import { KeyRequestError } from './key-request.error.js';
 
 export interface CreateApiKeyRequest {
@@ -145,27 +140,41 @@ export class ApiKeysService {
     if (!presented) return { ok: false, reason: 'missing' };
     if (!isWellFormedApiKey(presented)) return { ok: false, reason: 'malformed' };
     const hash = hashApiKey(presented);
-    const cached = this.cache.get(hash, now);
-    const lookupGeneration = this.cache.generation;
-    if (!cached) await beforeDatabaseRead();
-    const entity = cached ?? (await this.keys.findByHash(hash));
-    // The lookup is by hash; comparing again in equal time keeps timing independent of the match.
-    if (!entity || !digestsEqual(entity.keyHash, hash)) return { ok: false, reason: 'unknown' };
-    const status = statusOf(entity, now);
-    if (status !== 'active') return { ok: false, reason: status };
+    // Found by its hash (a digest of the whole key), so no comparison of secrets is left to make.
     // Not renewed on a hit: a key in constant use is still re-read once per cache period.
-    if (!cached) this.cache.set(entity, now, lookupGeneration);
+    const key = this.cache.get(hash, now) ?? (await this.lookUp(hash, now, beforeDatabaseRead));
+    if ('reason' in key) return { ok: false, reason: key.reason };
+    if (key.expiresAtMs !== null && key.expiresAtMs <= now.getTime()) {
+      return { ok: false, reason: 'expired' };
+    }
     // In the background: a request never waits for the database to note it.
-    void this.noteUse(entity.id, now);
-    return {
-      ok: true,
-      principal: {
+    void this.noteUse(key.principal.id, now);
+    return { ok: true, principal: key.principal };
+  }
+
+  /** The key with this hash from the database, kept when valid; else why it is refused. */
+  private async lookUp(
+    hash: string,
+    now: Date,
+    beforeDatabaseRead: () => Promise<void>,
+  ): Promise<CheckedKey | { reason: 'unknown' | 'revoked' | 'expired' }> {
+    const lookupGeneration = this.cache.generation;
+    await beforeDatabaseRead();
+    const entity = await this.keys.findByHash(hash);
+    if (!entity) return { reason: 'unknown' };
+    const status = statusOf(entity, now);
+    if (status !== 'active') return { reason: status };
+    const key: CheckedKey = {
+      principal: Object.freeze({
         id: entity.id,
         name: entity.name,
         plan: entity.plan,
-        scopes: parseScopes(entity.scopes),
-      },
+        scopes: Object.freeze(parseScopes(entity.scopes)),
+      }),
+      expiresAtMs: entity.expiresAt ? new Date(entity.expiresAt).getTime() : null,
     };
+    this.cache.set(hash, key, now, lookupGeneration);
+    return key;
   }
 
   private async noteUse(id: string, now: Date): Promise<void> {

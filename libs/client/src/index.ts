@@ -2,6 +2,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './schema.js';
 
 export type { components, operations, paths } from './schema.js';
+export { GET_PARAMETERS } from './parameters.js';
 
 export interface PricingClientOptions {
   /**

@@ -409,6 +409,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/benchmarks/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The entry-price quartiles of a sample of pages at each step of a range
+         * @description One point per month or quarter, from the step that contains from to the step that contains to, oldest first (months and quarters start on their first day): the groups GET /v1/api/benchmarks answers with the same filters at as_of = the point's date. At most 120 points.
+         */
+        get: operations["getPriceIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Several pages side by side: their plans and entry prices at one date
+         * @description For each page, in the order asked: the latest extraction on or before as_of (version null, entry_price null and no plans before the first), its entry price (the lowest monthly equivalent above 0 among the charges of its plans that are not add-ons) and its plans, each with the lowest monthly equivalent of its charges. 1 credit whatever the number of pages.
+         */
+        get: operations["comparePricing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/changes": {
         parameters: {
             query?: never;
@@ -418,7 +458,7 @@ export interface paths {
         };
         /**
          * Feed of pricing changes across all companies, oldest first
-         * @description Each extraction's changes from the page's latest version before it (a page's first extraction adds its plans; an extraction older than the latest adds nothing). Without since, from the beginning; with the next_cursor of the previous page, from there on. Following next_cursor gives every change once, in order, also while new extractions arrive; an empty page still has a next_cursor to poll with.
+         * @description Each extraction's changes from the page's latest version before it (a page's first extraction adds its plans; an extraction older than the latest adds nothing). Without since, from the beginning; with the next_cursor of the previous page, from there on. Following next_cursor gives every change once, in order, also while new extractions arrive; an empty page still has a next_cursor to poll with. Each change says how much it matters (significance; a price change also its change_percent).
          */
         get: operations["listChanges"];
         put?: never;
@@ -795,7 +835,7 @@ export interface components {
                 slug?: string;
                 /** @description The closest existing company slug, or a hint to use ?search= */
                 suggestion?: string;
-                /** @description A company with several pages and no primary one: the composite slugs of its pages, to choose from */
+                /** @description A company with several pages, none primary: the composite slugs to choose from */
                 pages?: string[];
                 /** @description An invalid batch: every bad record of it */
                 invalid?: {
@@ -868,7 +908,7 @@ export interface components {
              */
             retry_after: number;
         };
-        /** @description A 500 in the general shape. The body never holds a stack trace or SQL; quote request_id when reporting it. */
+        /** @description A 500 in the general shape: never a stack trace or SQL; quote request_id to report it. */
         GeneralServerError: {
             /**
              * @example Internal Server Error
@@ -905,7 +945,7 @@ export interface components {
                 slug?: string;
                 /** @description The closest existing company slug, or a hint to use ?search= */
                 suggestion?: string;
-                /** @description A company with several pages and no primary one: the composite slugs of its pages, to choose from */
+                /** @description A company with several pages, none primary: the composite slugs to choose from */
                 pages?: string[];
                 /** @description An invalid batch: every bad record of it */
                 invalid?: {
@@ -1352,7 +1392,7 @@ export interface components {
              */
             latest_version: string | null;
         };
-        /** @description Error body of the files and pricing routes. `error` is the explanation, `code` a stable string to compare. */
+        /** @description Error body of files and pricing: `error` explains, `code` is a stable string to compare. */
         CodedError: {
             /** @example version must be a real date in YYYYMMDD form */
             error: string;
@@ -1387,10 +1427,15 @@ export interface components {
                 suggestion?: string;
                 /** @description How to authenticate */
                 hint?: string;
+                /** @description The cheapest plan that has the feature (null when no plan has it) */
                 required_plan?: string | null;
+                /** @description The key's plan */
                 current_plan?: string;
+                /** @description Where to change plan */
                 upgrade_url?: string;
+                /** @description The scope the route needs */
                 required_scope?: string;
+                /** @description The key's scopes */
                 key_scopes?: string[];
                 /** @description PAGE_REQUIRED: the composite slugs of the pages to choose from */
                 pages?: string[];
@@ -1449,10 +1494,15 @@ export interface components {
                 suggestion?: string;
                 /** @description How to authenticate */
                 hint?: string;
+                /** @description The cheapest plan that has the feature (null when no plan has it) */
                 required_plan?: string | null;
+                /** @description The key's plan */
                 current_plan?: string;
+                /** @description Where to change plan */
                 upgrade_url?: string;
+                /** @description The scope the route needs */
                 required_scope?: string;
+                /** @description The key's scopes */
                 key_scopes?: string[];
                 /** @description PAGE_REQUIRED: the composite slugs of the pages to choose from */
                 pages?: string[];
@@ -1770,7 +1820,7 @@ export interface components {
         /** @description The pricing structure of one pricing page at one version. */
         PricingDocument: {
             /**
-             * @description Full slug: <company> or <company>.<page>
+             * @description Full slug of the page: <company> or <company>.<page>
              * @example notion
              */
             slug: string;
@@ -1837,22 +1887,28 @@ export interface components {
              */
             latest_version: string | null;
         };
-        /** @description A charge as a series point gives it. */
+        /** @description A charge as a series point, or a page compared, gives it. */
         SeriesCharge: {
             /** @example Plus monthly */
             display_name: string;
-            /** @example monthly_recurring_billed_monthly */
+            /**
+             * @description Billing values named by the interface: monthly_recurring_billed_monthly, monthly_recurring_billed_yearly, annual_recurring_billed_yearly, one_time, freemium, pricing_not_disclosed (pricing_not_disclosed: contact sales or custom pricing). An open vocabulary: any lower-case identifier, stored as the pipeline sent it.
+             * @example monthly_recurring_billed_monthly
+             */
             billing: string;
-            /** @example USD */
+            /**
+             * @description ISO 4217 currency code
+             * @example USD
+             */
             currency: string;
             /** @example 10 */
             price: number | null;
             /**
-             * @description As on a Charge of the pricing document
+             * @description What the charge costs per month, in its own currency: price for monthly billings, price / 12 for annual_recurring_billed_yearly, 0 for freemium; null for one_time, pricing_not_disclosed, any other billing and a missing price. Rounded to 4 decimals
              * @example 10
              */
             monthly_equivalent: number | null;
-            /** @description Only when currency is given, as on a Charge of the pricing document */
+            /** @description Only when currency is given: the monthly equivalent in that currency, or null when the charge has no monthly equivalent or no exchange rate applies */
             converted?: components["schemas"]["ConvertedFigure"] | null;
         };
         SeriesPlan: {
@@ -1959,6 +2015,27 @@ export interface components {
             new_value: string | number | boolean | {
                 [key: string]: unknown;
             } | unknown[] | null;
+            /**
+             * @description price_increased and price_decreased only: the old price as a monthly equivalent (as a charge's monthly_equivalent), in the charge's currency, rounded to 4 decimals
+             * @example 10
+             */
+            old_monthly_equivalent?: number | null;
+            /**
+             * @description price_increased and price_decreased only: the new price as a monthly equivalent
+             * @example 12
+             */
+            new_monthly_equivalent?: number | null;
+            /**
+             * @description price_increased and price_decreased only: 100 × (new − old) / old of the unrounded monthly equivalents, rounded to 2 decimals (halves away from zero); null when old is 0 or either is null
+             * @example 20
+             */
+            change_percent?: number | null;
+            /**
+             * @description major: a plan added or removed; a price change whose change_percent is null or at least 20 either way; a charge billed freemium or pricing_not_disclosed added or removed; a charge_changed of price (a price appearing, disappearing or changing currency). moderate: a price change from 5 to under 20 %; any other charge added or removed; a discount added or removed. minor: every other change
+             * @example major
+             * @enum {string}
+             */
+            significance: "minor" | "moderate" | "major";
         };
         /** @description The changes from one version of a pricing page to another. Plans match by internal_name, charges within a plan by billing and display_name, discounts within a plan by discount_category (a repeated key: the n-th matches the n-th). Ordered: plans as in the to version, then removed plans; within a plan its own fields, charges, then discounts. */
         PricingDiff: {
@@ -2075,6 +2152,97 @@ export interface components {
             /** @description Only with company */
             company?: components["schemas"]["BenchmarkCompany"];
         };
+        /** @description The sample at the start of one step, as GET /v1/api/benchmarks gives it that day. */
+        PriceIndexPoint: {
+            /**
+             * @description The first day of the step
+             * @example 20250101
+             */
+            date: string;
+            /** @description The groups of GET /v1/api/benchmarks with the same filters at as_of = date: ordered by currency code, exactly one with currency */
+            groups: components["schemas"]["BenchmarkGroup"][];
+        };
+        /** @description The entry-price quartiles of a sample of pages at the start of each step of a range. */
+        PriceIndex: {
+            /**
+             * @description The range asked for (not the first point)
+             * @example 20250104
+             */
+            from: string;
+            /**
+             * @description The range asked for, its default filled in (not the last point)
+             * @example 20260307
+             */
+            to: string;
+            /**
+             * @example month
+             * @enum {string}
+             */
+            step: "month" | "quarter";
+            /**
+             * @description The currency asked for; null when none was (one group per currency)
+             * @example null
+             */
+            currency: string | null;
+            /** @description Oldest first, at most 120 */
+            points: components["schemas"]["PriceIndexPoint"][];
+        };
+        /** @description A plan as a series point gives it, with the lowest monthly equivalent of its charges. */
+        ComparedPlan: {
+            /** @example plus */
+            internal_name: string;
+            /** @example Plus */
+            display_name: string;
+            /** @example false */
+            add_on: boolean;
+            charges: components["schemas"]["SeriesCharge"][];
+            /**
+             * @description The lowest monthly equivalent among the plan's charges (0 for a free tier), converted into currency when given (charges without a rate left out); null when none has one. Rounded to 4 decimals
+             * @example 10
+             */
+            lowest_monthly_equivalent: number | null;
+        };
+        /** @description One page of a comparison, at as_of. */
+        ComparedPage: {
+            /**
+             * @description The composite slug of the page
+             * @example acmechat
+             */
+            slug: string;
+            /** @example acmechat.io */
+            company_slug: string;
+            /** @example AcmeChat */
+            company_name: string;
+            /**
+             * @example Communication
+             * @enum {string}
+             */
+            category: "Communication" | "Productivity" | "Development" | "Marketing" | "Sales" | "Customer Support" | "Finance" | "HR";
+            /**
+             * @description The latest extraction on or before as_of; null when there is none
+             * @example 20260307
+             */
+            version: string | null;
+            /**
+             * @description The extraction's entry price: the lowest monthly equivalent above 0 among the charges of its plans that are not add-ons, converted into currency when given. Null without an extraction, without such a charge, when no such charge has a rate into currency, or, without currency, when the page prices in two currencies. Rounded to 4 decimals
+             * @example 12
+             */
+            entry_price: number | null;
+            /** @description The extraction's plans in its order; empty when version is null */
+            plans: components["schemas"]["ComparedPlan"][];
+        };
+        /** @description Pages side by side: the pricing of each in force at one date. */
+        Comparison: {
+            /** @example 20260307 */
+            as_of: string;
+            /**
+             * @description The currency asked for; null when none was (figures in their own currencies)
+             * @example EUR
+             */
+            currency: string | null;
+            /** @description In the order of slugs */
+            pages: components["schemas"]["ComparedPage"][];
+        };
         /** @description One change of the feed: a pricing change (as in the diff) with the page and the two versions it is between. */
         FeedChange: {
             /**
@@ -2126,6 +2294,27 @@ export interface components {
             new_value: string | number | boolean | {
                 [key: string]: unknown;
             } | unknown[] | null;
+            /**
+             * @description price_increased and price_decreased only: the old price as a monthly equivalent (as a charge's monthly_equivalent), in the charge's currency, rounded to 4 decimals
+             * @example 10
+             */
+            old_monthly_equivalent?: number | null;
+            /**
+             * @description price_increased and price_decreased only: the new price as a monthly equivalent
+             * @example 12
+             */
+            new_monthly_equivalent?: number | null;
+            /**
+             * @description price_increased and price_decreased only: 100 × (new − old) / old of the unrounded monthly equivalents, rounded to 2 decimals (halves away from zero); null when old is 0 or either is null
+             * @example 20
+             */
+            change_percent?: number | null;
+            /**
+             * @description major: a plan added or removed; a price change whose change_percent is null or at least 20 either way; a charge billed freemium or pricing_not_disclosed added or removed; a charge_changed of price (a price appearing, disappearing or changing currency). moderate: a price change from 5 to under 20 %; any other charge added or removed; a discount added or removed. minor: every other change
+             * @example major
+             * @enum {string}
+             */
+            significance: "minor" | "moderate" | "major";
             /**
              * @description The page's latest version before; null for its first extraction (plans added)
              * @example 20250901
@@ -2208,6 +2397,24 @@ export interface components {
              *     ]
              */
             companies?: string[];
+            /**
+             * @description Only changes of companies in these categories, in any case: Communication, Productivity, Development, Marketing, Sales, Customer Support, Finance, HR; absent for every category
+             * @example [
+             *       "communication"
+             *     ]
+             */
+            categories?: string[];
+            /**
+             * @description Only changes of this significance or more: minor (every change), moderate (moderate and major) or major; absent for every change
+             * @example moderate
+             * @enum {string}
+             */
+            min_significance?: "minor" | "moderate" | "major";
+            /**
+             * @description Only price changes (price_increased, price_decreased) whose change_percent is at least this far from 0, either way, or null (from 0, or no monthly equivalent); every other change passes. Absent for every price change
+             * @example 10
+             */
+            min_change_percent?: number;
         };
         /** @description The new webhook with its signing secret, shown this once */
         CreatedWebhook: {
@@ -2227,6 +2434,24 @@ export interface components {
              *     ]
              */
             companies: string[] | null;
+            /**
+             * @description Canonically spelled; null: every category
+             * @example [
+             *       "Communication"
+             *     ]
+             */
+            categories: ("Communication" | "Productivity" | "Development" | "Marketing" | "Sales" | "Customer Support" | "Finance" | "HR")[] | null;
+            /**
+             * @description null: every change
+             * @example moderate
+             * @enum {string|null}
+             */
+            min_significance: "minor" | "moderate" | "major" | null;
+            /**
+             * @description null: every price change
+             * @example 10
+             */
+            min_change_percent: number | null;
             /**
              * Format: date-time
              * @example 2025-10-16T08:30:00.000Z
@@ -2256,6 +2481,24 @@ export interface components {
              *     ]
              */
             companies: string[] | null;
+            /**
+             * @description Canonically spelled; null: every category
+             * @example [
+             *       "Communication"
+             *     ]
+             */
+            categories: ("Communication" | "Productivity" | "Development" | "Marketing" | "Sales" | "Customer Support" | "Finance" | "HR")[] | null;
+            /**
+             * @description null: every change
+             * @example moderate
+             * @enum {string|null}
+             */
+            min_significance: "minor" | "moderate" | "major" | null;
+            /**
+             * @description null: every price change
+             * @example 10
+             */
+            min_change_percent: number | null;
             /**
              * Format: date-time
              * @example 2025-10-16T08:30:00.000Z
@@ -4390,7 +4633,7 @@ export interface operations {
                     "application/json": components["schemas"]["FilesOfVersion"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag of this answer as it stands. No body; not charged */
+            /** @description Not Modified: If-None-Match matched the ETag of this answer. No body; not charged */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4651,7 +4894,7 @@ export interface operations {
                     "application/json": components["schemas"]["FilesOfPeriod"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag of this answer as it stands. No body; not charged */
+            /** @description Not Modified: If-None-Match matched the ETag of this answer. No body; not charged */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4912,7 +5155,7 @@ export interface operations {
                     "application/json": components["schemas"]["FilesOfPeriod"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag of this answer as it stands. No body; not charged */
+            /** @description Not Modified: If-None-Match matched the ETag of this answer. No body; not charged */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5173,7 +5416,7 @@ export interface operations {
                     "application/json": components["schemas"]["FilesOfPeriod"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag of this answer as it stands. No body; not charged */
+            /** @description Not Modified: If-None-Match matched the ETag of this answer. No body; not charged */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5434,7 +5677,7 @@ export interface operations {
                     "application/json": components["schemas"]["FilesOfUnifiedPeriod"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag of this answer as it stands. No body; not charged */
+            /** @description Not Modified: If-None-Match matched the ETag of this answer. No body; not charged */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5702,7 +5945,7 @@ export interface operations {
                     "application/json": components["schemas"]["PricingDocument"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag of this answer as it stands. No body; not charged */
+            /** @description Not Modified: If-None-Match matched the ETag of this answer. No body; not charged */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6429,7 +6672,7 @@ export interface operations {
                     "application/json": components["schemas"]["PricingDiff"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag of this answer as it stands. No body; not charged */
+            /** @description Not Modified: If-None-Match matched the ETag of this answer. No body; not charged */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6888,9 +7131,480 @@ export interface operations {
             };
         };
     };
+    getPriceIndex: {
+        parameters: {
+            query: {
+                /** @description The step between points; default month */
+                step?: "month" | "quarter";
+                /**
+                 * @description YYYYMMDD: the last point is the start of the step that contains it; default today (UTC)
+                 * @example 20260307
+                 */
+                to?: string;
+                /**
+                 * @description YYYYMMDD: the first point is the start of the step that contains it
+                 * @example 20250104
+                 */
+                from: string;
+                /**
+                 * @description Convert every charge into this currency (three letters, any case) before the lowest is taken: one group per point
+                 * @example USD
+                 */
+                currency?: string;
+                /**
+                 * @description Count only charges whose pricing metric has one of these modalities, comma-separated
+                 * @example user_based
+                 */
+                modality?: string;
+                /**
+                 * @description Count only charges of these billings, comma-separated
+                 * @example monthly_recurring_billed_monthly
+                 */
+                billing?: string;
+                /**
+                 * @description Size bands of the pages' companies, comma-separated (encode + as %2B)
+                 * @example 51-200
+                 */
+                employees?: string;
+                /**
+                 * @description Categories of the pages' companies, comma-separated, any case: Communication, Productivity, Development, Marketing, Sales, Customer Support, Finance, HR
+                 * @example communication
+                 */
+                category?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The points, oldest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed in the hourly window */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the hourly window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description When the hourly window ends (an hour from now if none is open) (Unix seconds) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Credits per month */
+                    "X-Credits-Limit": number;
+                    /** @description Credits left this month */
+                    "X-Credits-Remaining": number;
+                    /** @description When credits reset: 00:00 UTC on the 1st (Unix seconds) */
+                    "X-Credits-Reset": number;
+                    /** @description The hourly window as the IETF draft writes it: "hourly";q=<limit>;w=3600 */
+                    "RateLimit-Policy": string;
+                    /** @description Its state: "hourly";r=<remaining>;t=<seconds until the window ends> */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceIndex"];
+                };
+            };
+            /** @description Invalid or malformed parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description The scheme to authenticate with (RFC 6750) */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description Valid credentials that may not use this route (plan or scope) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description The request did not fully arrive within 60 seconds */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description The URL is longer than 4 KB */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description A limit was reached: monthly credits, the hourly window, the burst limit, or failed authentications from this address. Retry after Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers together are larger than 16 KB */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description Unexpected server error; the body carries request_id and timestamp, never internals */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedServerError"];
+                };
+            };
+            /** @description A backing service (Redis or the database) is unreachable; nothing was done. Retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    comparePricing: {
+        parameters: {
+            query: {
+                /**
+                 * @description Convert into this currency (three letters, any case), charge by charge at the exchange rate of the latest date on or before the extraction's version: entry_price, each plan's lowest_monthly_equivalent, and each charge's converted (null without a rate)
+                 * @example EUR
+                 */
+                currency?: string;
+                /**
+                 * @description YYYYMMDD: the extraction of each page in force that day (the latest on or before it); default today (UTC)
+                 * @example 20260307
+                 */
+                as_of?: string;
+                /**
+                 * @description The pages to compare, 2 to 10, comma-separated, each once; the answer keeps their order. Each is read as the pricing route reads its slug: a full company slug (acmechat.io) or one without its domain extension (acmechat) means the company's primary page, or its only page; a composite slug (bytewatch.enterprise) names one page
+                 * @example acmechat,hubbly
+                 */
+                slugs: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pages, in the order of slugs */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed in the hourly window */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the hourly window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description When the hourly window ends (an hour from now if none is open) (Unix seconds) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Credits per month */
+                    "X-Credits-Limit": number;
+                    /** @description Credits left this month */
+                    "X-Credits-Remaining": number;
+                    /** @description When credits reset: 00:00 UTC on the 1st (Unix seconds) */
+                    "X-Credits-Reset": number;
+                    /** @description The hourly window as the IETF draft writes it: "hourly";q=<limit>;w=3600 */
+                    "RateLimit-Policy": string;
+                    /** @description Its state: "hourly";r=<remaining>;t=<seconds until the window ends> */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comparison"];
+                };
+            };
+            /** @description Invalid or malformed parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description The scheme to authenticate with (RFC 6750) */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description Valid credentials that may not use this route (plan or scope) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description The request did not fully arrive within 60 seconds */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description The URL is longer than 4 KB */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description A limit was reached: monthly credits, the hourly window, the burst limit, or failed authentications from this address. Retry after Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers together are larger than 16 KB */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description Unexpected server error; the body carries request_id and timestamp, never internals */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedServerError"];
+                };
+            };
+            /** @description A backing service (Redis or the database) is unreachable; nothing was done. Retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedServiceUnavailableError"];
+                };
+            };
+        };
+    };
     listChanges: {
         parameters: {
             query?: {
+                /**
+                 * @description Only changes of this significance or more: minor (every change), moderate (moderate and major) or major
+                 * @example moderate
+                 */
+                min_significance?: "minor" | "moderate" | "major";
                 /**
                  * @description Only changes of this type
                  * @example price_increased

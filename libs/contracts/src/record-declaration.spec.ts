@@ -10,11 +10,10 @@ import {
 import { recordProblems } from './record-validation.js';
 
 /**
- * Record validation, held to the one declaration of the records (RECORD_FIELDS): for every
- * field of every record type, at any depth, leaving it out and sending null are accepted exactly
- * when the declaration says the field is optional or nullable, and a field it does not declare
- * is refused. (The compiler already holds the validation classes to the declared field names:
- * recordClasses.)
+ * Record validation, held to the records' declared fields (RECORD_FIELDS, from the record
+ * classes): for every field of every record type, at any depth, leaving it out and sending null
+ * are accepted exactly when its declaration says the field is optional or nullable, and a field
+ * it does not declare is refused.
  */
 
 const SCRAPERS = ['scraper_1'];

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, RECORD_BOUNDS } from '#app/domain';
+import {
+  ChargeInput,
+  CompanyRecord,
+  declaredLimit,
+  MAX_JSON_DEPTH,
+  maxLengthOf,
+  PlanInput,
+  PricingRecord,
+  ScrapeRecord,
+} from '#app/domain';
 import { jsonShapeProblem, recordProblems } from './record-validation.js';
 
 const SCRAPERS = ['scraper_1', 'scraper_2', 'scraper_3', 'scraper_4'];
@@ -370,11 +379,10 @@ describe('recordProblems: refusals', () => {
   });
 });
 
-describe('recordProblems: the declared bounds (RECORD_BOUNDS)', () => {
-  const { company: companyBounds, scrape: scrapeBounds, pricing: pricingBounds } = RECORD_BOUNDS;
-  const planBounds = pricingBounds.plans.items;
-  const chargeBounds = planBounds.charges.items;
-  const maxBand = companyBounds.employees.maxBound;
+describe('recordProblems: the declared bounds', () => {
+  const maxBand = declaredLimit(CompanyRecord, 'employees', 'maxBound');
+  const maxPlans = declaredLimit(PricingRecord, 'plans', 'maxItems');
+  const maxCharges = declaredLimit(PlanInput, 'charges', 'maxItems');
 
   it('accepts employees bands whose numbers reach the 32-bit bound of employees_min', async () => {
     expect(await problems({ ...company(), employees: `${maxBand}+` })).toEqual([]);
@@ -392,7 +400,7 @@ describe('recordProblems: the declared bounds (RECORD_BOUNDS)', () => {
   );
 
   it('refuses an employees band longer than its column, leading zeros included', async () => {
-    const length = companyBounds.employees.maxLength;
+    const length = maxLengthOf(CompanyRecord, 'employees');
     expect(await problems({ ...company(), employees: `${'0'.repeat(length - 2)}1+` })).toEqual([]);
     await expectRefused(
       { ...company(), employees: `${'0'.repeat(length - 1)}1+` },
@@ -401,28 +409,31 @@ describe('recordProblems: the declared bounds (RECORD_BOUNDS)', () => {
   });
 
   it('counts lengths in UTF-16 code units: an emoji is two, a variation selector one', async () => {
-    const max = companyBounds.name.maxLength;
+    const max = maxLengthOf(CompanyRecord, 'name');
     expect(await problems({ ...company(), name: '🙂'.repeat(max / 2 - 0.5) + 'a' })).toEqual([]);
     await expectRefused({ ...company(), name: '🙂'.repeat((max + 1) / 2) }, 'name must be 1 to');
     // class-validator's MaxLength counts this as one character; PostgreSQL as 256.
     await expectRefused({ ...company(), name: `a${'\ufe0f'.repeat(max)}` }, 'name must be 1 to');
     await expectRefused(
-      { ...company(), url: 'https://x.io/'.padEnd(companyBounds.url.maxLength + 1, '\ufe0f') },
+      {
+        ...company(),
+        url: 'https://x.io/'.padEnd(maxLengthOf(CompanyRecord, 'url') + 1, '\ufe0f'),
+      },
       'url must be at most',
     );
   });
 
   it('refuses an open vocabulary value longer than its bound', async () => {
-    const long = `a${'b'.repeat(chargeBounds.billing.maxLength)}`;
+    const long = `a${'b'.repeat(maxLengthOf(ChargeInput, 'billing'))}`;
     await expectRefused(pricing({ billing: long }), 'plans.0.charges.0.billing must be at most');
     await expectRefused(pricing({}, { amount_type: long }), 'plans.0.discounts.0.amount_type');
   });
 
   it('refuses a configured scraper longer than what the stream id leaves for it', async () => {
-    const long = 's'.repeat(scrapeBounds.scraper.maxLength + 1);
+    const long = 's'.repeat(maxLengthOf(ScrapeRecord, 'scraper') + 1);
     const found = await recordProblems({ ...scrape(), scraper: long }, [long]);
     expect(found).toEqual([
-      `scraper must be at most ${scrapeBounds.scraper.maxLength} characters long`,
+      `scraper must be at most ${maxLengthOf(ScrapeRecord, 'scraper')} characters long`,
     ]);
   });
 
@@ -430,25 +441,28 @@ describe('recordProblems: the declared bounds (RECORD_BOUNDS)', () => {
     const record = pricing();
     const [plan] = record.plans;
     const many = <T>(item: T, count: number) => Array.from({ length: count }, () => item);
-    const atMost = { ...plan!, charges: many(charge(), planBounds.charges.maxItems) };
-    expect(
-      await problems({ ...record, plans: many(atMost, pricingBounds.plans.maxItems) }),
-    ).toEqual([]);
+    const atMost = { ...plan!, charges: many(charge(), maxCharges) };
+    expect(await problems({ ...record, plans: many(atMost, maxPlans) })).toEqual([]);
     await expectRefused(
-      { ...record, plans: many(plan, pricingBounds.plans.maxItems + 1) },
-      `plans must contain no more than ${pricingBounds.plans.maxItems} elements`,
+      { ...record, plans: many(plan, maxPlans + 1) },
+      `plans must contain no more than ${maxPlans} elements`,
     );
     await expectRefused(
       {
         ...record,
-        plans: [{ ...plan!, charges: many(charge(), planBounds.charges.maxItems + 1) }],
+        plans: [{ ...plan!, charges: many(charge(), maxCharges + 1) }],
       },
       'plans.0.charges must contain no more than',
     );
     await expectRefused(
       {
         ...record,
-        plans: [{ ...plan!, discounts: many(discount(), planBounds.discounts.maxItems + 1) }],
+        plans: [
+          {
+            ...plan!,
+            discounts: many(discount(), declaredLimit(PlanInput, 'discounts', 'maxItems') + 1),
+          },
+        ],
       },
       'plans.0.discounts must contain no more than',
     );
@@ -459,13 +473,13 @@ describe('recordProblems: the declared bounds (RECORD_BOUNDS)', () => {
     // Checking each of 200,000 empty charges took the checking thread's whole heap.
     const charges = Array.from({ length: 200_000 }, () => ({}));
     expect(await problems({ ...pricing(), plans: [{ ...plan!, charges }] })).toEqual([
-      `plans.0.charges must contain no more than ${planBounds.charges.maxItems} elements`,
+      `plans.0.charges must contain no more than ${maxCharges} elements`,
     ]);
   });
 
   it('gives at most 20 reasons for one record, saying how many more there are', async () => {
     const [plan] = pricing().plans;
-    const empty = Array.from({ length: planBounds.charges.maxItems }, () => ({}));
+    const empty = Array.from({ length: maxCharges }, () => ({}));
     const found = await problems({ ...pricing(), plans: [{ ...plan!, charges: empty }] });
     expect(found).toHaveLength(20);
     expect(found.slice(0, 19).every((reason) => reason.startsWith('plans.0.charges.'))).toBe(true);
@@ -474,7 +488,7 @@ describe('recordProblems: the declared bounds (RECORD_BOUNDS)', () => {
   });
 
   it('refuses a free-form value whose JSON text is longer than its bound', async () => {
-    const max = chargeBounds.included_quantity.maxJsonLength;
+    const max = declaredLimit(ChargeInput, 'included_quantity', 'maxJsonLength');
     const sized = (length: number) => ({ note: 'x'.repeat(length - '{"note":""}'.length) });
     expect(await problems(pricing({ included_quantity: sized(max) }))).toEqual([]);
     await expectRefused(

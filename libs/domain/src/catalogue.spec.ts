@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { employeeBandLowerBound } from './catalogue.js';
+import { categoryNamed, employeeBandLowerBound } from './catalogue.js';
 
 describe('employeeBandLowerBound', () => {
   it('reads the lower bound of an open band', () => {
@@ -34,5 +34,18 @@ describe('employeeBandLowerBound', () => {
     ['the empty string', ''],
   ])('gives null for %s (%s)', (_why, band) => {
     expect(employeeBandLowerBound(band)).toBeNull();
+  });
+});
+
+describe('categoryNamed', () => {
+  it('reads a category in any case, in its own spelling', () => {
+    expect(categoryNamed('customer support')).toBe('Customer Support');
+    expect(categoryNamed('hr')).toBe('HR');
+    expect(categoryNamed('Finance')).toBe('Finance');
+  });
+
+  it('names none for any other text', () => {
+    expect(categoryNamed('Gardening')).toBeUndefined();
+    expect(categoryNamed('Finance ')).toBeUndefined();
   });
 });

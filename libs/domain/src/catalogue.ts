@@ -12,6 +12,11 @@ export const CATEGORIES = [
 
 export type Category = (typeof CATEGORIES)[number];
 
+/** The category `text` names in any case, in its canonical spelling; undefined for none. */
+export function categoryNamed(text: string): Category | undefined {
+  return CATEGORIES.find((known) => known.toLowerCase() === text.toLowerCase());
+}
+
 /** The billing values the interface names; billing is an open vocabulary, so others are accepted. */
 export const BILLING_VALUES = [
   'monthly_recurring_billed_monthly',

@@ -1,5 +1,5 @@
 export * from './records.js';
-export * from './record-classes.js';
+export * from './record-fields.js';
 export * from './catalogue.js';
 export * from './slugs.js';
 export * from './versions.js';
@@ -24,4 +24,5 @@ export * from './pricing-document.js';
 export * from './periods.js';
 export * from './value-patterns.js';
 export * from './pricing-diff.js';
+export * from './change-significance.js';
 export * from './analytics/index.js';

@@ -125,6 +125,7 @@ describe('diffPricing', () => {
           },
         ],
       },
+      significance: 'major',
     });
     expect(removed).toMatchObject({ plan: 'free', field: null, new_value: null });
     expect(removed.old_value).toMatchObject({ internal_name: 'free' });
@@ -143,6 +144,10 @@ describe('diffPricing', () => {
         field: 'price',
         old_value: 10,
         new_value: 12,
+        old_monthly_equivalent: 10,
+        new_monthly_equivalent: 12,
+        change_percent: 20,
+        significance: 'major',
       },
     ]);
     const down = diffPricing(
@@ -306,6 +311,7 @@ describe('diffPricing', () => {
         field: 'display_name',
         old_value: 'Storage',
         new_value: 'Extra storage',
+        significance: 'minor',
       },
       {
         event_type: 'charge_changed',
@@ -315,6 +321,7 @@ describe('diffPricing', () => {
         field: 'add_on',
         old_value: false,
         new_value: true,
+        significance: 'minor',
       },
     ]);
   });
@@ -395,6 +402,30 @@ describe('diffPricing', () => {
     expect(backwards.map((change) => change.event_type).sort()).toEqual(
       forwards.map((change) => opposite[change.event_type]).sort(),
     );
+  });
+
+  it('weighs every change: a significance each, and a size for a price change alone', () => {
+    const before = document([
+      plan('pro', { charges: [charge({ billing: 'annual_recurring_billed_yearly', price: 120 })] }),
+    ]);
+    const after = document([
+      plan('pro', {
+        charges: [
+          charge({ billing: 'annual_recurring_billed_yearly', price: 126, price_display: '$126' }),
+        ],
+      }),
+    ]);
+    expect(diffPricing(before, after)).toMatchObject([
+      {
+        event_type: 'price_increased',
+        old_monthly_equivalent: 10,
+        new_monthly_equivalent: 10.5,
+        change_percent: 5,
+        significance: 'moderate',
+      },
+      { event_type: 'charge_changed', field: 'price_display', significance: 'minor' },
+    ]);
+    expect(diffPricing(before, after)[1]).not.toHaveProperty('change_percent');
   });
 
   it('uses only the event types of the fixed list', () => {

@@ -1,3 +1,4 @@
+import { weighChange, type ChangeWeight } from './change-significance.js';
 import { canonicalJson } from './content-hash.js';
 import type { PricingDocument } from './pricing-document.js';
 
@@ -27,7 +28,8 @@ export interface ChargeKey {
   display_name: string;
 }
 
-export interface PricingChange {
+/** A change as the comparison finds it, before it is weighed. */
+interface ChangeFacts {
   event_type: PricingChangeType;
   /** internal_name of the plan the change is in (or of the plan added or removed). */
   plan: string;
@@ -42,6 +44,9 @@ export interface PricingChange {
   /** Null for a removal; the whole item (without ids) for an addition. */
   new_value: unknown;
 }
+
+/** A change with how much it matters (change-significance.ts). */
+export type PricingChange = ChangeFacts & ChangeWeight;
 
 /** Fields compared, in the order their changes are listed. The matching keys are not among them. */
 const PLAN_FIELDS = ['display_name', 'add_on'] as const;
@@ -73,16 +78,20 @@ const DISCOUNT_FIELDS = ['amount_type', 'amount', 'description', 'duration'] as 
  * in the order of `from`; within a plan kept, its own fields, then its charges, then its
  * discounts (each in the order of `to`, then the removed ones in the order of `from`); within
  * an item, its fields in a fixed order.
+ *
+ * Each change is then weighed (weighChange): its significance and, for a price change, its size.
  */
 export function diffPricing(from: PricingDocument, to: PricingDocument): PricingChange[] {
-  return pairUp(from.plans, to.plans, (plan) => plan.internal_name).flatMap(({ before, after }) => {
-    if (!before) return [whole('plan_added', after!.internal_name, null, null, after!)];
-    if (!after) return [whole('plan_removed', before.internal_name, null, null, before)];
-    return diffPlan(before, after);
-  });
+  return pairUp(from.plans, to.plans, (plan) => plan.internal_name)
+    .flatMap(({ before, after }) => {
+      if (!before) return [whole('plan_added', after!.internal_name, null, null, after!)];
+      if (!after) return [whole('plan_removed', before.internal_name, null, null, before)];
+      return diffPlan(before, after);
+    })
+    .map((change) => ({ ...change, ...weighChange(change) }));
 }
 
-function diffPlan(before: Plan, after: Plan): PricingChange[] {
+function diffPlan(before: Plan, after: Plan): ChangeFacts[] {
   const plan = after.internal_name;
   const own = changedFields(before, after, PLAN_FIELDS).map((change) => ({
     event_type: 'charge_changed' as const,
@@ -139,7 +148,7 @@ function whole(
   charge: ChargeKey | null,
   discount: string | null,
   item: Plan | Charge | Discount,
-): PricingChange {
+): ChangeFacts {
   const value = withoutIds(item);
   const added = event_type.endsWith('_added');
   return {

@@ -25,12 +25,23 @@ export class BatchTooLarge extends CodedError {
   }
 }
 
-/** A JSON body that does not parse: the API answers it as it answers any route's. */
-export class UnparsableJsonBatch extends Error {
+/**
+ * A JSON body that does not parse (400). The service parses a batch itself, not Fastify; the
+ * answer is Fastify's, in its words (FST_ERR_CTP_EMPTY_JSON_BODY, FST_ERR_CTP_INVALID_JSON_BODY),
+ * as for any other route's JSON body. This library does not depend on Fastify, so they are
+ * written out; test/ingest.e2e.test.ts holds them to Fastify's own.
+ */
+export class UnparsableJsonBatch extends CodedError {
   override readonly name = 'UnparsableJsonBatch';
 
-  constructor(readonly empty: boolean) {
-    super(empty ? 'The batch is empty' : 'The batch is not valid JSON');
+  constructor(empty: boolean) {
+    super(
+      400,
+      'BAD_REQUEST',
+      empty
+        ? "Body cannot be empty when content-type is set to 'application/json'"
+        : "Body is not valid JSON but content-type is set to 'application/json'",
+    );
   }
 }
 

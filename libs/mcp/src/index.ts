@@ -1,2 +1,2 @@
 export * from './pricing-mcp-server.js';
-export { PRICING_TOOLS, type RouteParameterName, type ToolRoute } from './pricing-tools.js';
+export { PRICING_TOOLS, type ToolRoute } from './pricing-tools.js';

@@ -14,6 +14,9 @@ import { PlanSearchCompanyEntity } from './entities/plan-search-company.entity.j
 import { PlanSearchDiscountEntity } from './entities/plan-search-discount.entity.js';
 import { PlanSearchPageEntity } from './entities/plan-search-page.entity.js';
 import { PlanSearchPlanEntity } from './entities/plan-search-plan.entity.js';
+import { PriceIndexCompanyEntity } from './entities/price-index-company.entity.js';
+import { PriceIndexEntryEntity } from './entities/price-index-entry.entity.js';
+import { PriceIndexVersionEntity } from './entities/price-index-version.entity.js';
 import { ScrapeFileEntity } from './entities/scrape-file.entity.js';
 import { WebhookDispatchEntity } from './entities/webhook-dispatch.entity.js';
 import { WebhookEntity } from './entities/webhook.entity.js';
@@ -28,6 +31,8 @@ import { CompanySearchByCategory1764500000000 } from './migrations/1764500000000
 import { ExchangeRates1764600000000 } from './migrations/1764600000000-exchange-rates.js';
 import { PlanSearch1764700000000 } from './migrations/1764700000000-plan-search.js';
 import { PricingSnapshotPositions1764800000000 } from './migrations/1764800000000-pricing-snapshot-positions.js';
+import { ChangeSignificance1764900000000 } from './migrations/1764900000000-change-significance.js';
+import { PriceIndex1765000000000 } from './migrations/1765000000000-price-index.js';
 
 const ENTITIES = [
   CompanyEntity,
@@ -44,6 +49,9 @@ const ENTITIES = [
   PlanSearchPlanEntity,
   PlanSearchChargeEntity,
   PlanSearchDiscountEntity,
+  PriceIndexCompanyEntity,
+  PriceIndexVersionEntity,
+  PriceIndexEntryEntity,
 ];
 const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -57,6 +65,8 @@ const MIGRATIONS = [
   ExchangeRates1764600000000,
   PlanSearch1764700000000,
   PricingSnapshotPositions1764800000000,
+  ChangeSignificance1764900000000,
+  PriceIndex1765000000000,
 ];
 
 /** The part of a better-sqlite3 connection the options below use. */

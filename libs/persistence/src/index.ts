@@ -37,6 +37,15 @@ export type {
   PlanSearchCompanyFields,
   PlanSearchPageRows,
 } from './read-models/plan-search.tables.js';
+export {
+  PriceIndexReader,
+  type InForceRange,
+  type PriceIndexEntryRow,
+  type PriceIndexSelection,
+} from './read-models/price-index.reader.js';
+export type { PriceIndexEnd } from './read-models/price-index.tables.js';
+export type { PriceIndexEntryEntity } from './entities/price-index-entry.entity.js';
+export type { PriceIndexVersionEntity } from './entities/price-index-version.entity.js';
 export { ApiKeyRepository } from './keys/api-key.repository.js';
 export { ApiKeyEntity } from './entities/api-key.entity.js';
 export { CompanyEntity } from './entities/company.entity.js';

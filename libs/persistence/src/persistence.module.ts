@@ -13,6 +13,7 @@ import { CompanyReader } from './read-models/company.reader.js';
 import { ExchangeRateReader } from './read-models/exchange-rate.reader.js';
 import { PageReader } from './read-models/page.reader.js';
 import { PlanSearchReader } from './read-models/plan-search.reader.js';
+import { PriceIndexReader } from './read-models/price-index.reader.js';
 import { PricingChangeReader } from './read-models/pricing-change.reader.js';
 import { PricingSnapshotReader } from './read-models/pricing-snapshot.reader.js';
 import { ReadModelTables } from './read-models/read-model-tables.js';
@@ -54,6 +55,7 @@ const PROVIDERS = [
   PricingSnapshotReader,
   PricingChangeReader,
   PlanSearchReader,
+  PriceIndexReader,
   WebhookRepository,
   ExchangeRateReader,
 ];

@@ -9,6 +9,32 @@ export const MAX_PARAMETERS = 10_000;
 export const placeholders = (count: number, from = 1) =>
   Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
 
+/** `read` over `keys` a statement's worth of parameters at a time, the rows joined. */
+export async function inChunks<K, R>(
+  keys: readonly K[],
+  read: (chunk: K[]) => Promise<R[]>,
+): Promise<R[]> {
+  const rows: R[] = [];
+  for (let start = 0; start < keys.length; start += MAX_PARAMETERS) {
+    rows.push(...(await read(keys.slice(start, start + MAX_PARAMETERS))));
+  }
+  return rows;
+}
+
+/** A statement being written and its parameters, numbered as they are added. */
+export class Statement {
+  readonly parameters: unknown[] = [];
+
+  parameter(value: unknown): string {
+    this.parameters.push(value);
+    return `$${this.parameters.length}`;
+  }
+
+  list(values: readonly unknown[]): string {
+    return values.map((value) => this.parameter(value)).join(', ');
+  }
+}
+
 /**
  * Runs SQL written with PostgreSQL's `$1` placeholders on either database (SQLite reads `?`).
  * Raw SQL is kept to what the query builder cannot say: the event log and its checkpoints.

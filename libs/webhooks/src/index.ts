@@ -1,3 +1,4 @@
+export * from './change-filter.js';
 export * from './public-address.js';
 export * from './signature.js';
 export * from './webhook-job.js';

@@ -17,13 +17,13 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiKeysService, KeyRequestError, RequestMeter, type ApiKeyView } from '#app/access';
+import { ApiKeysService, RequestMeter, type ApiKeyView } from '#app/access';
 import { ApiError } from '../errors/api-error.js';
 import { validationPipe } from '../http/validation.pipe.js';
 import { ApiKeyListDto, CreatedApiKeyDto } from './admin.dto.js';
 import { ADMIN_KEYS_ERROR_EXAMPLES } from './admin.examples.js';
-import { KeyUsageDto } from '../usage/usage.dto.js';
-import { usageRepresentation } from '../usage/usage-representation.js';
+import { KeyUsageDto } from '../openapi/shared.dto.js';
+import { usageRepresentation } from '../metering/usage-representation.js';
 import { AdminAuth, ApiErrorResponses } from '../openapi/decorators.js';
 import { idParameter } from '../openapi/parameters.js';
 import { PATTERNS } from '../openapi/patterns.js';
@@ -56,32 +56,21 @@ export class AdminKeysController {
   @ApiCreatedResponse({ type: CreatedApiKeyDto, description: 'The new key, shown once' })
   @ApiErrorResponses('general', [400, 401, 413, 415, 500], ADMIN_KEYS_ERROR_EXAMPLES.create)
   async create(@Body() body: CreateKeyDto) {
-    try {
-      const created = await this.keys.create({
-        name: body.name,
-        plan: body.plan,
-        scopes: body.scopes,
-        expiresAt: body.expires_at ?? null,
-      });
-      return {
-        id: created.id,
-        key: created.key,
-        name: created.name,
-        plan: created.plan,
-        scopes: created.scopes,
-        expires_at: created.expires_at,
-        created_at: created.created_at,
-      };
-    } catch (error) {
-      if (error instanceof KeyRequestError) {
-        throw new ApiError(400, 'INVALID_KEY_REQUEST', error.message, {
-          parameter: error.field,
-          provided: error.provided,
-          ...(error.validValues ? { valid_values: error.validValues } : {}),
-        });
-      }
-      throw error;
-    }
+    const created = await this.keys.create({
+      name: body.name,
+      plan: body.plan,
+      scopes: body.scopes,
+      expiresAt: body.expires_at ?? null,
+    });
+    return {
+      id: created.id,
+      key: created.key,
+      name: created.name,
+      plan: created.plan,
+      scopes: created.scopes,
+      expires_at: created.expires_at,
+      created_at: created.created_at,
+    };
   }
 
   @Get()

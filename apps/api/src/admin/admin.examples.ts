@@ -4,22 +4,16 @@ import type { ErrorExamples } from '../openapi/decorators.js';
 const ADMIN_TOKEN_REFUSED = {
   token: {
     summary: 'No or wrong admin token',
-    value: {
-      error: 'Unauthorized',
-      message: 'A valid admin token is required',
-      details: { hint: 'Send "Authorization: Bearer <ADMIN_TOKEN>"' },
-    },
+    message: 'A valid admin token is required',
+    details: { hint: 'Send "Authorization: Bearer <ADMIN_TOKEN>"' },
   },
 };
 
 const UNKNOWN_KEY = {
   unknown: {
     summary: 'Unknown key',
-    value: {
-      error: 'Not Found',
-      message: 'No API key 2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b',
-      details: { id: '2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b' },
-    },
+    message: 'No API key 2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b',
+    details: { id: '2d9c0b5e-1f4a-4e63-9b8d-7a6c5e4f3d2b' },
   },
 };
 
@@ -29,23 +23,17 @@ export const ADMIN_KEYS_ERROR_EXAMPLES = {
     400: {
       plan: {
         summary: 'Unknown plan',
-        value: {
-          error: 'Bad Request',
-          message: 'plan must be one of: free, pro, enterprise',
-          details: {
-            parameter: 'plan',
-            provided: 'platinum',
-            valid_values: ['free', 'pro', 'enterprise'],
-          },
+        message: 'plan must be one of: free, pro, enterprise',
+        details: {
+          parameter: 'plan',
+          provided: 'platinum',
+          valid_values: ['free', 'pro', 'enterprise'],
         },
       },
       body: {
         summary: 'Invalid body',
-        value: {
-          error: 'Bad Request',
-          message: 'The request body is invalid',
-          details: { errors: [{ field: 'role', reasons: ['property role should not exist'] }] },
-        },
+        message: 'The request body is invalid',
+        details: { errors: [{ field: 'role', reasons: ['property role should not exist'] }] },
       },
     },
     401: ADMIN_TOKEN_REFUSED,

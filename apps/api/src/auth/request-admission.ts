@@ -54,8 +54,22 @@ export class RequestAdmission {
   ) {}
 
   async admit(request: FastifyRequest, rule: AdmissionRule): Promise<void> {
+    await this.meterAuthenticated(request, await this.authenticate(request), rule);
+  }
+
+  /**
+   * The second step of admit, for a caller that has something to learn between the two (the read
+   * lane, whether the answer is a 304). `revalidation`: the answer is known to be a 304 already
+   * (the lane keeps it, and the request's If-None-Match names its ETag), so a charged route
+   * meters it as `revalidate`: refused as a charge would be, else only a burst unit.
+   */
+  async meterAuthenticated(
+    request: FastifyRequest,
+    principal: ApiKeyPrincipal,
+    rule: AdmissionRule,
+    { revalidation = false }: { revalidation?: boolean } = {},
+  ): Promise<void> {
     const now = new Date();
-    const principal = await this.authenticate(request, now);
     const plan = this.config.planNamed(principal.plan);
     // A plan taken out of the configuration has no limits to meter by.
     if (!plan) {
@@ -66,7 +80,7 @@ export class RequestAdmission {
       );
     }
     const refusal = this.refusal(rule, principal, plan);
-    const mode = rule.charged && !refusal ? 'charge' : 'uncharged';
+    const mode = !rule.charged || refusal ? 'uncharged' : revalidation ? 'revalidate' : 'charge';
     request.metering = await this.meter.meter(principal.id, plan, mode, now);
     const { reading } = request.metering;
     if (reading.outcome !== 'ok') {
@@ -81,7 +95,7 @@ export class RequestAdmission {
    * against the client address; 429 past their limit). Neither metered nor charged: admit
    * meters what it admits.
    */
-  private async authenticate(request: FastifyRequest, now: Date): Promise<ApiKeyPrincipal> {
+  async authenticate(request: FastifyRequest, now = new Date()): Promise<ApiKeyPrincipal> {
     // An address past its failed authentications gets no database read for a key this
     // process does not know already.
     const result = await this.keys.authenticate(presentedApiKey(request), now, () =>

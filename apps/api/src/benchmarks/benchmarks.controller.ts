@@ -1,25 +1,138 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { CATEGORIES, utcDate } from '#app/domain';
-import { KeyAccess } from '../auth/api-key.guard.js';
-import { calendarDateOrThrow } from '../http/period-parameter.js';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  categoriesParameter,
-  currencyParameter,
-  employeeBandsParameter,
-  listParameter,
-  optionalText,
-  type QueryValue,
+  CATEGORIES,
+  MAX_PRICE_INDEX_POINTS,
+  PRICE_INDEX_STEPS,
+  utcDate,
+  type PriceIndexStep,
+} from '#app/domain';
+import { KeyAccess } from '../auth/api-key.guard.js';
+import { ApiError } from '../errors/api-error.js';
+import { ServedAheadOfNest } from '../http/read-lane.js';
+import { ApiQueryOf, declaredQuery } from '../http/query-declaration.js';
+import {
+  COMPANY_SLUG_LENGTH,
+  CalendarDate,
+  Categories,
+  Currency,
+  EmployeeBands,
+  List,
+  OneOf,
+  Text,
 } from '../http/query-parameters.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
-import { CURRENCY_PARAMETER, EXAMPLES } from '../openapi/parameters.js';
-import { PATTERNS } from '../openapi/patterns.js';
-import { BenchmarkDto } from './benchmarks.dto.js';
+import { EXAMPLES } from '../openapi/parameters.js';
+import { BenchmarkDto, PriceIndexDto } from './benchmarks.dto.js';
 import { BENCHMARKS_ERROR_EXAMPLES } from './benchmarks.examples.js';
-import { BenchmarksQueries } from './benchmarks.queries.js';
+import { BenchmarksQueries, type SampleFilters } from './benchmarks.queries.js';
 
-const asSet = (items: string[] | undefined) => (items ? new Set(items) : undefined);
+// The filters of the sample, which both routes take alike.
+const CATEGORY = Categories({
+  description: `Categories of the pages' companies, comma-separated, any case: ${CATEGORIES.join(', ')}`,
+  example: 'communication',
+});
+const EMPLOYEES = EmployeeBands({
+  description: "Size bands of the pages' companies, comma-separated (encode + as %2B)",
+  example: '51-200',
+});
+const BILLING = List({
+  description: 'Count only charges of these billings, comma-separated',
+  example: 'monthly_recurring_billed_monthly',
+});
+const MODALITY = List({
+  description:
+    'Count only charges whose pricing metric has one of these modalities, comma-separated',
+  example: 'user_based',
+});
+
+class BenchmarkQuery {
+  @CATEGORY
+  category?: string[];
+
+  @EMPLOYEES
+  employees?: string[];
+
+  @BILLING
+  billing?: string[];
+
+  @MODALITY
+  modality?: string[];
+
+  @Currency({
+    example: 'USD',
+    description:
+      'Convert every charge into this currency (three letters, any case) before the lowest is ' +
+      'taken: one group, and unconverted counts the pages left out for want of a rate',
+  })
+  currency?: string;
+
+  @CalendarDate({
+    description: 'YYYYMMDD: the extractions in force that day; default today (UTC)',
+    example: EXAMPLES.laterVersion,
+  })
+  as_of?: string;
+
+  /** Resolved as the routes' slugs are: an unknown one is a 404. */
+  @Text(
+    {
+      description: "A company slug: each of its pages' entry price and percentile rank",
+      example: EXAMPLES.companySlug,
+    },
+    COMPANY_SLUG_LENGTH,
+  )
+  company?: string;
+}
+
+class PriceIndexQuery {
+  @CATEGORY
+  category?: string[];
+
+  @EMPLOYEES
+  employees?: string[];
+
+  @BILLING
+  billing?: string[];
+
+  @MODALITY
+  modality?: string[];
+
+  @Currency({
+    example: 'USD',
+    description:
+      'Convert every charge into this currency (three letters, any case) before the lowest is ' +
+      'taken: one group per point',
+  })
+  currency?: string;
+
+  @CalendarDate({
+    required: true,
+    description: 'YYYYMMDD: the first point is the start of the step that contains it',
+    example: EXAMPLES.version,
+  })
+  from!: string;
+
+  @CalendarDate({
+    description:
+      'YYYYMMDD: the last point is the start of the step that contains it; default today (UTC)',
+    example: EXAMPLES.laterVersion,
+  })
+  to?: string;
+
+  @OneOf(PRICE_INDEX_STEPS, { description: 'The step between points; default month' }, 'month')
+  step!: PriceIndexStep;
+}
+
+/** The read models a price index is made from: the entry prices, and the rates that convert them. */
+const PRICE_INDEX_READ_MODELS = ['price-index', 'exchange-rates'];
+
+const filtersOf = (query: BenchmarkQuery | PriceIndexQuery): SampleFilters => ({
+  categories: query.category,
+  employees: query.employees,
+  billing: query.billing,
+  modalities: query.modality,
+});
 
 @Controller('api/benchmarks')
 @KeyAccess({ scope: 'read', feature: 'pricing' })
@@ -40,81 +153,40 @@ export class BenchmarksController {
       'sample. One group per currency (a page pricing in two is in both), or exactly one with ' +
       'currency. A group of fewer than 3 pages has null figures.',
   })
-  @ApiQuery({
-    name: 'category',
-    required: false,
-    type: String,
-    description: `Categories of the pages' companies, comma-separated, any case: ${CATEGORIES.join(', ')}`,
-    example: 'communication',
-  })
-  @ApiQuery({
-    name: 'employees',
-    required: false,
-    type: String,
-    description: "Size bands of the pages' companies, comma-separated (encode + as %2B)",
-    example: '51-200',
-  })
-  @ApiQuery({
-    name: 'billing',
-    required: false,
-    type: String,
-    description: 'Count only charges of these billings, comma-separated',
-    example: 'monthly_recurring_billed_monthly',
-  })
-  @ApiQuery({
-    name: 'modality',
-    required: false,
-    type: String,
-    description:
-      'Count only charges whose pricing metric has one of these modalities, comma-separated',
-    example: 'user_based',
-  })
-  @ApiQuery({
-    ...CURRENCY_PARAMETER,
-    example: 'USD',
-    description:
-      'Convert every charge into this currency (three letters, any case) before the lowest is ' +
-      'taken: one group, and unconverted counts the pages left out for want of a rate',
-  })
-  @ApiQuery({
-    name: 'as_of',
-    required: false,
-    type: String,
-    pattern: PATTERNS.version,
-    description: 'YYYYMMDD: the extractions in force that day; default today (UTC)',
-    example: EXAMPLES.laterVersion,
-  })
-  @ApiQuery({
-    name: 'company',
-    required: false,
-    type: String,
-    description: "A company slug: each of its pages' entry price and percentile rank",
-    example: EXAMPLES.companySlug,
-  })
+  @ApiQueryOf(BenchmarkQuery)
   @ApiOkResponse({ type: BenchmarkDto, description: 'The groups, and the company when asked' })
   @ApiErrorResponses('coded', [400, 401, 403, 404, 500], BENCHMARKS_ERROR_EXAMPLES.benchmark)
-  benchmark(
-    @Query('category') categoryValue: QueryValue,
-    @Query('employees') employeesValue: QueryValue,
-    @Query('billing') billingValue: QueryValue,
-    @Query('modality') modalityValue: QueryValue,
-    @Query('currency') currencyValue: QueryValue,
-    @Query('as_of') asOfValue: QueryValue,
-    @Query('company') companyValue: QueryValue,
-  ) {
-    const asOf = optionalText('as_of', asOfValue, 20);
+  benchmark(@Query(declaredQuery) query: BenchmarkQuery) {
     return this.benchmarks.benchmark({
-      selection: {
-        categories: categoriesParameter(categoryValue),
-        employees: employeeBandsParameter(employeesValue),
-      },
-      filter: {
-        billing: asSet(listParameter('billing', billingValue)),
-        modality: asSet(listParameter('modality', modalityValue)),
-      },
-      currency: currencyParameter(currencyValue),
-      asOf: asOf === undefined ? utcDate(new Date()) : calendarDateOrThrow('as_of', asOf),
-      company: optionalText('company', companyValue, 255),
+      filters: filtersOf(query),
+      currency: query.currency,
+      asOf: query.as_of ?? utcDate(new Date()),
+      company: query.company,
     });
+  }
+
+  @Get('series')
+  // `to` defaults to today: the lane keeps an answer for the day it was made on.
+  @ServedAheadOfNest(PRICE_INDEX_READ_MODELS, { today: true })
+  @ApiOperation({
+    operationId: 'getPriceIndex',
+    summary: 'The entry-price quartiles of a sample of pages at each step of a range',
+    description:
+      'One point per month or quarter, from the step that contains from to the step that ' +
+      'contains to, oldest first (months and quarters start on their first day): the groups ' +
+      "GET /v1/api/benchmarks answers with the same filters at as_of = the point's date. At " +
+      `most ${MAX_PRICE_INDEX_POINTS} points.`,
+  })
+  @ApiQueryOf(PriceIndexQuery)
+  @ApiOkResponse({ type: PriceIndexDto, description: 'The points, oldest first' })
+  @ApiErrorResponses('coded', [400, 401, 403, 500], BENCHMARKS_ERROR_EXAMPLES.series)
+  series(@Query(declaredQuery) query: PriceIndexQuery) {
+    const { from, to = utcDate(new Date()), step, currency } = query;
+    if (from > to) {
+      throw new ApiError(400, 'INVALID_RANGE', `from (${from}) is after to (${to})`, {
+        provided: { from, to },
+      });
+    }
+    return this.benchmarks.series({ filters: filtersOf(query), step, from, to, currency });
   }
 }

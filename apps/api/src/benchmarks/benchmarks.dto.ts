@@ -1,5 +1,7 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiSchema } from '@nestjs/swagger';
+import { MAX_PRICE_INDEX_POINTS, PRICE_INDEX_STEPS } from '#app/domain';
 import { PATTERNS } from '../openapi/patterns.js';
+import { Properties, nullableVersion, nullableNumber, version } from '../openapi/properties.js';
 
 const FIGURE = {
   type: Number,
@@ -11,112 +13,97 @@ const FIGURE = {
   name: 'BenchmarkGroup',
   description: 'The entry prices of the sample in one currency.',
 })
-class BenchmarkGroupDto {
-  @ApiProperty({ pattern: PATTERNS.currency, example: 'USD' })
-  currency!: string;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Pages in the group', example: 12 })
-  sample_size!: number;
-
-  @ApiProperty({ ...FIGURE, example: 8 })
-  min!: number | null;
-
-  @ApiProperty({ ...FIGURE, example: 12.5 })
-  p25!: number | null;
-
-  @ApiProperty({ ...FIGURE, example: 15 })
-  median!: number | null;
-
-  @ApiProperty({ ...FIGURE, example: 24 })
-  p75!: number | null;
-
-  @ApiProperty({ ...FIGURE, example: 49 })
-  max!: number | null;
-}
+class BenchmarkGroupDto extends Properties({
+  currency: { pattern: PATTERNS.currency, example: 'USD' },
+  sample_size: { type: 'integer', minimum: 0, description: 'Pages in the group', example: 12 },
+  min: { ...FIGURE, example: 8 },
+  p25: { ...FIGURE, example: 12.5 },
+  median: { ...FIGURE, example: 15 },
+  p75: { ...FIGURE, example: 24 },
+  max: { ...FIGURE, example: 49 },
+}) {}
 
 @ApiSchema({ name: 'BenchmarkPage', description: "One of the company's pages, ranked." })
-export class BenchmarkPageDto {
-  @ApiProperty({ description: 'Composite page slug', example: 'acmechat' })
-  slug!: string;
-
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    pattern: PATTERNS.version,
-    description: 'The extraction in force at as_of; null when there is none',
-    example: '20260307',
-  })
-  version!: string | null;
-
-  @ApiProperty({
-    type: Number,
-    nullable: true,
-    description: "The page's entry price; null when it has none. Rounded to 4 decimals",
-    example: 12,
-  })
-  entry_price!: number | null;
-
-  @ApiProperty({
-    type: String,
+export class BenchmarkPageDto extends Properties({
+  slug: { description: 'Composite page slug', example: 'acmechat' },
+  version: nullableVersion('The extraction in force at as_of; null when there is none', '20260307'),
+  entry_price: nullableNumber(
+    "The page's entry price; null when it has none. Rounded to 4 decimals",
+    12,
+  ),
+  currency: {
     nullable: true,
     pattern: PATTERNS.currency,
     description: 'The currency of entry_price (the one asked for, when given)',
     example: 'USD',
-  })
-  currency!: string | null;
-
-  @ApiProperty({
-    type: Number,
-    nullable: true,
-    description:
-      '100 × (below + 0.5 × equal) / sample_size over the group of that currency, to 1 decimal; null when the group has fewer than 3 pages or there is no entry price',
-    example: 41.7,
-  })
-  percentile!: number | null;
-}
+  },
+  percentile: nullableNumber(
+    '100 × (below + 0.5 × equal) / sample_size over the group of that currency, to 1 decimal; null when the group has fewer than 3 pages or there is no entry price',
+    41.7,
+  ),
+}) {}
 
 @ApiSchema({ name: 'BenchmarkCompany' })
-class BenchmarkCompanyDto {
-  @ApiProperty({ pattern: PATTERNS.companySlug, example: 'acmechat.io' })
-  slug!: string;
-
-  @ApiProperty({ type: () => [BenchmarkPageDto] })
-  pages!: BenchmarkPageDto[];
-}
+class BenchmarkCompanyDto extends Properties({
+  slug: { pattern: PATTERNS.companySlug, example: 'acmechat.io' },
+  pages: { type: () => [BenchmarkPageDto] },
+}) {}
 
 @ApiSchema({
   name: 'Benchmark',
   description: "Entry-price quartiles of a sample of pages, and a company's percentile rank.",
 })
-export class BenchmarkDto {
-  @ApiProperty({ pattern: PATTERNS.version, example: '20261116' })
-  as_of!: string;
-
-  @ApiProperty({
-    type: String,
+export class BenchmarkDto extends Properties({
+  as_of: { pattern: PATTERNS.version, example: '20261116' },
+  currency: {
     nullable: true,
     pattern: PATTERNS.currency,
     description: 'The currency asked for; null when none was (one group per currency)',
     example: null,
-  })
-  currency!: string | null;
-
-  @ApiProperty({ type: () => [BenchmarkGroupDto], description: 'Ordered by currency code' })
-  groups!: BenchmarkGroupDto[];
-
-  @ApiProperty({
+  },
+  groups: { type: () => [BenchmarkGroupDto], description: 'Ordered by currency code' },
+  'unconverted?': {
     type: 'integer',
     minimum: 0,
-    required: false,
     description: 'Only with currency: pages left out of the sample for want of a rate',
     example: 0,
-  })
-  unconverted?: number;
-
-  @ApiProperty({
+  },
+  'company?': {
     type: () => BenchmarkCompanyDto,
-    required: false,
     description: 'Only with company',
-  })
-  company?: BenchmarkCompanyDto;
-}
+  },
+}) {}
+
+@ApiSchema({
+  name: 'PriceIndexPoint',
+  description: 'The sample at the start of one step, as GET /v1/api/benchmarks gives it that day.',
+})
+class PriceIndexPointDto extends Properties({
+  date: version('The first day of the step', '20250101'),
+  groups: {
+    type: () => [BenchmarkGroupDto],
+    description:
+      'The groups of GET /v1/api/benchmarks with the same filters at as_of = date: ordered by currency code, exactly one with currency',
+  },
+}) {}
+
+@ApiSchema({
+  name: 'PriceIndex',
+  description:
+    'The entry-price quartiles of a sample of pages at the start of each step of a range.',
+})
+export class PriceIndexDto extends Properties({
+  from: version('The range asked for (not the first point)', '20250104'),
+  to: version('The range asked for, its default filled in (not the last point)', '20260307'),
+  step: { enum: PRICE_INDEX_STEPS, example: 'month' },
+  currency: {
+    nullable: true,
+    pattern: PATTERNS.currency,
+    description: 'The currency asked for; null when none was (one group per currency)',
+    example: null,
+  },
+  points: {
+    type: () => [PriceIndexPointDto],
+    description: `Oldest first, at most ${MAX_PRICE_INDEX_POINTS}`,
+  },
+}) {}

@@ -5,7 +5,7 @@ import { CurrencyModule } from '../currency/currency.module.js';
 import { BenchmarksController } from './benchmarks.controller.js';
 import { BenchmarksQueries } from './benchmarks.queries.js';
 
-/** GET /v1/api/benchmarks. */
+/** GET /v1/api/benchmarks and /v1/api/benchmarks/series. */
 @Module({
   imports: [AdmissionModule, CatalogueModule, CurrencyModule],
   controllers: [BenchmarksController],

@@ -1,38 +1,64 @@
 import { Injectable } from '@nestjs/common';
 import {
-  entryPrices,
+  lowestEntryPrices,
+  MAX_PRICE_INDEX_POINTS,
   percentileRank,
   roundMoney,
+  seriesDates,
   summarise,
   type ConversionTarget,
-  type EntryPriceFilter,
-  type PricingDocument,
+  type SeriesStep,
 } from '#app/domain';
-import { PricingSnapshotReader, type PageSelection } from '#app/persistence';
+import {
+  PriceIndexReader,
+  type InForceRange,
+  type PriceIndexEntryRow,
+  type PriceIndexSelection,
+} from '#app/persistence';
 import { SlugResolver } from '../catalogue/slug-resolver.js';
 import { ConversionTargets } from '../currency/conversion-targets.js';
+import { ApiError } from '../errors/api-error.js';
 
-/** What a benchmark is asked: the sample's pages, the charges that count, the date, the currency. */
+/** Which pages a sample takes, and which of their charges count: lists, any value matching. */
+export interface SampleFilters {
+  categories?: string[];
+  employees?: string[];
+  billing?: string[];
+  modalities?: string[];
+}
+
+/** What a benchmark is asked: the sample, the date, the currency, the company to rank. */
 interface BenchmarkQuestion {
-  selection: Pick<PageSelection, 'categories' | 'employees'>;
-  filter: EntryPriceFilter;
+  filters: SampleFilters;
   asOf: string;
   currency?: string;
   company?: string;
 }
 
-/** An extraction in force at the date asked, parsed. */
-interface Extraction {
-  slug: string;
-  version: string;
-  document: PricingDocument;
+/** What a price index is asked: the sample, the range and its step, the currency. */
+interface PriceIndexQuestion {
+  filters: SampleFilters;
+  step: SeriesStep;
+  from: string;
+  to: string;
+  currency?: string;
 }
 
-/** One page's entry price in one currency. */
-interface PageEntry {
+/** An extraction as a sample counts it: the days it is in force, its entry prices. */
+interface PricedExtraction {
+  pageId: string;
   version: string;
-  currency: string;
-  price: number;
+  until: string | null;
+  /** Its entry price in each currency, unrounded, ordered by code. */
+  entries: [currency: string, price: number][];
+  /** Given a currency: it has priced charges, none of which could be converted. */
+  unconverted: boolean;
+}
+
+/** One of the company's pages: its id, and its composite slug. */
+interface CompanyPage {
+  id: string;
+  slug: string;
 }
 
 /** One of the company's pages as the answer ranks it (BenchmarkPageDto). */
@@ -46,49 +72,41 @@ interface RankedPage {
 
 const rounded = (figure: number | null) => (figure === null ? null : roundMoney(figure));
 
-/** GET /v1/api/benchmarks: entry-price quartiles over a sample of pages, and a company's rank. */
-@Injectable()
-export class BenchmarksQueries {
-  constructor(
-    private readonly snapshots: PricingSnapshotReader,
-    private readonly slugs: SlugResolver,
-    private readonly conversions: ConversionTargets,
-  ) {}
+/** The price index's selection of a sample's filters. */
+const selectionOf = ({ categories, employees, billing, modalities }: SampleFilters) => ({
+  categories,
+  employees,
+  billing,
+  modalities,
+});
 
-  async benchmark(question: BenchmarkQuestion) {
-    const { filter, asOf, currency } = question;
-    // The company is looked up first: an unknown one is a 404 before any sample is read.
-    const company = question.company ? await this.companyPages(question.company) : undefined;
-    const sample = await this.inForce(asOf, question.selection);
-    const companyExtractions = company
-      ? await this.inForce(asOf, { companySlugs: [company.slug] })
-      : [];
-    const target =
-      currency === undefined
-        ? undefined
-        : await this.conversions.forDocuments(
-            currency,
-            [...sample, ...companyExtractions].map((extraction) => extraction.document),
-          );
+/** The entry prices of the pages of a sample, by currency (only the target's, given one). */
+class Sample {
+  readonly prices = new Map<string, number[]>();
+  /** Pages left out for want of a rate. */
+  unconverted = 0;
 
-    const samples = new Map<string, number[]>();
-    if (target) samples.set(target.currency, []);
-    let unconverted = 0;
-    for (const extraction of sample) {
-      const priced = entriesOf(extraction, filter, target);
-      if (priced.unconverted) unconverted++;
-      for (const entry of priced.entries) {
-        const list = samples.get(entry.currency);
-        if (list) list.push(entry.price);
-        else samples.set(entry.currency, [entry.price]);
-      }
+  constructor(currency?: string) {
+    if (currency !== undefined) this.prices.set(currency, []);
+  }
+
+  add(extraction: PricedExtraction): void {
+    if (extraction.unconverted) this.unconverted++;
+    for (const [currency, price] of extraction.entries) {
+      const prices = this.prices.get(currency);
+      if (prices) prices.push(price);
+      else this.prices.set(currency, [price]);
     }
-    const groups = [...samples.entries()]
+  }
+
+  /** A group per currency, ordered by code (BenchmarkGroupDto). */
+  groups() {
+    return [...this.prices.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([groupCurrency, prices]) => {
+      .map(([currency, prices]) => {
         const summary = summarise(prices);
         return {
-          currency: groupCurrency,
+          currency,
           sample_size: summary.sample_size,
           min: rounded(summary.min),
           p25: rounded(summary.p25),
@@ -97,84 +115,185 @@ export class BenchmarksQueries {
           max: rounded(summary.max),
         };
       });
+  }
+}
+
+/**
+ * GET /v1/api/benchmarks and /benchmarks/series: entry-price quartiles over a sample of pages at
+ * a date or at each step of a range, and a company's rank, from the price index's read model.
+ */
+@Injectable()
+export class BenchmarksQueries {
+  constructor(
+    private readonly index: PriceIndexReader,
+    private readonly slugs: SlugResolver,
+    private readonly conversions: ConversionTargets,
+  ) {}
+
+  async benchmark(question: BenchmarkQuestion) {
+    const { filters, asOf, currency } = question;
+    // The company is looked up first: an unknown one is a 404 before any sample is read.
+    const company = question.company ? await this.companyPages(question.company) : undefined;
+    const sample = new Sample(currency);
+    await this.eachExtraction({ from: asOf, to: asOf }, selectionOf(filters), currency, (e) =>
+      sample.add(e),
+    );
     return {
       as_of: asOf,
-      currency: target?.currency ?? null,
-      groups,
-      ...(target ? { unconverted } : {}),
+      currency: currency ?? null,
+      groups: sample.groups(),
+      ...(currency === undefined ? {} : { unconverted: sample.unconverted }),
       ...(company
         ? {
             company: {
               slug: company.slug,
-              pages: ranks(company.pages, companyExtractions, filter, target, samples),
+              pages: await this.ranks(company.pages, asOf, filters, currency, sample),
             },
           }
         : {}),
     };
   }
 
-  private async inForce(asOf: string, selection: PageSelection): Promise<Extraction[]> {
-    const rows = await this.snapshots.inForceOn(asOf, selection);
-    return rows.map((row) => ({
-      slug: row.composite_slug,
-      version: row.version,
-      document: JSON.parse(row.document) as PricingDocument,
-    }));
+  /** The groups of the sample at the start of each step (PriceIndexDto). */
+  async series(question: PriceIndexQuestion) {
+    const { filters, step, from, to, currency } = question;
+    const dates = seriesDates(step, from, to, MAX_PRICE_INDEX_POINTS);
+    if (!dates) {
+      throw new ApiError(
+        400,
+        'RANGE_TOO_LARGE',
+        `From ${from} to ${to} by ${step} is more than ${MAX_PRICE_INDEX_POINTS} points: take a longer step or a shorter range`,
+        { provided: { from, to, step }, max_points: MAX_PRICE_INDEX_POINTS },
+      );
+    }
+    const samples = dates.map(() => new Sample(currency));
+    const range = { from: dates[0]!, to: dates.at(-1)! };
+    await this.eachExtraction(range, selectionOf(filters), currency, (extraction) => {
+      // The points from its version until the page's next extraction.
+      const { version, until } = extraction;
+      for (let i = firstOnOrAfter(dates, version); i < dates.length; i++) {
+        if (until !== null && dates[i]! >= until) break;
+        samples[i]!.add(extraction);
+      }
+    });
+    return {
+      from,
+      to,
+      step,
+      currency: currency ?? null,
+      points: dates.map((date, i) => ({ date, groups: samples[i]!.groups() })),
+    };
   }
 
-  /** The company's full slug and its pages' composite slugs, or the 404 of an unknown slug. */
+  /**
+   * Hands each selected extraction in force on a day of `range` to `visit`, priced (converted
+   * given a currency, with the rates of the currencies read so far: a chunk that brings a new
+   * one reads them again).
+   */
+  private async eachExtraction(
+    range: InForceRange,
+    selection: PriceIndexSelection,
+    currency: string | undefined,
+    visit: (extraction: PricedExtraction) => void,
+  ): Promise<void> {
+    let target: ConversionTarget | undefined;
+    const covered = new Set<string>();
+    for await (const rows of this.index.entries(range, selection)) {
+      if (currency !== undefined && rows.some((row) => !covered.has(row.currency))) {
+        for (const row of rows) covered.add(row.currency);
+        target = await this.conversions.forCurrencies(currency, covered);
+      }
+      // Rows come by page and version, and a chunk never splits a page.
+      let start = 0;
+      for (let end = 1; end <= rows.length; end++) {
+        const first = rows[start]!;
+        const row = rows[end];
+        if (row && row.page_id === first.page_id && row.version === first.version) continue;
+        visit(priced(rows.slice(start, end), target));
+        start = end;
+      }
+    }
+  }
+
+  /**
+   * Each of the company's pages with its entry price (one item per currency it prices in
+   * without a target) and its percentile rank in the sample of that currency.
+   */
+  private async ranks(
+    pages: CompanyPage[],
+    asOf: string,
+    filters: SampleFilters,
+    currency: string | undefined,
+    sample: Sample,
+  ): Promise<RankedPage[]> {
+    const ids = pages.map((page) => page.id);
+    const inForce = new Map(
+      (await this.index.versionsInForce(asOf, ids)).map((row) => [row.page_id, row.version]),
+    );
+    const extractions = new Map<string, PricedExtraction>();
+    const selection = { pageIds: ids, billing: filters.billing, modalities: filters.modalities };
+    await this.eachExtraction({ from: asOf, to: asOf }, selection, currency, (extraction) =>
+      extractions.set(extraction.pageId, extraction),
+    );
+    return pages.flatMap((page): RankedPage[] => {
+      const extraction = extractions.get(page.id);
+      if (!extraction || extraction.entries.length === 0) {
+        return [
+          {
+            slug: page.slug,
+            version: inForce.get(page.id) ?? null,
+            entry_price: null,
+            currency: currency ?? null,
+            percentile: null,
+          },
+        ];
+      }
+      return extraction.entries.map(([entryCurrency, price]) => ({
+        slug: page.slug,
+        version: extraction.version,
+        entry_price: roundMoney(price),
+        currency: entryCurrency,
+        percentile: percentileRank(sample.prices.get(entryCurrency) ?? [], price),
+      }));
+    });
+  }
+
+  /** The company's full slug and its pages, or the 404 of an unknown slug. */
   private async companyPages(slug: string) {
     const target = await this.slugs.resolve(slug);
     if (!target) throw await this.slugs.unknownSlugWithSuggestion(slug, 'company');
     const pages = target.kind === 'page' ? [target.page] : target.pages;
-    return { slug: target.company.slug, pages: pages.map((page) => page.compositeSlug) };
+    return {
+      slug: target.company.slug,
+      pages: pages.map((page): CompanyPage => ({ id: page.id, slug: page.compositeSlug })),
+    };
   }
 }
 
-function entriesOf(
-  extraction: Extraction,
-  filter: EntryPriceFilter,
+/** One extraction's candidates that count, priced. */
+function priced(
+  rows: PriceIndexEntryRow[],
   target: ConversionTarget | undefined,
-): { entries: PageEntry[]; unconverted: boolean } {
-  const prices = entryPrices(extraction.document, filter, target);
-  const entries = [...prices.byCurrency.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([currency, price]) => ({ version: extraction.version, currency, price }));
-  return { entries, unconverted: prices.unconverted };
+): PricedExtraction {
+  const { page_id: pageId, version, until } = rows[0]!;
+  const prices = lowestEntryPrices(rows, version, target);
+  return {
+    pageId,
+    version,
+    until,
+    entries: [...prices.byCurrency.entries()].sort(([a], [b]) => a.localeCompare(b)),
+    unconverted: prices.unconverted,
+  };
 }
 
-/**
- * Each of the company's pages with its entry price (one item per currency it prices in
- * without a target) and its percentile rank in the sample of that currency.
- */
-function ranks(
-  pages: string[],
-  extractions: Extraction[],
-  filter: EntryPriceFilter,
-  target: ConversionTarget | undefined,
-  samples: Map<string, number[]>,
-): RankedPage[] {
-  const bySlug = new Map(extractions.map((extraction) => [extraction.slug, extraction]));
-  return pages.flatMap((slug): RankedPage[] => {
-    const extraction = bySlug.get(slug);
-    const { entries } = extraction ? entriesOf(extraction, filter, target) : { entries: [] };
-    if (entries.length === 0) {
-      return [
-        {
-          slug,
-          version: extraction?.version ?? null,
-          entry_price: null,
-          currency: target?.currency ?? null,
-          percentile: null,
-        },
-      ];
-    }
-    return entries.map((entry) => ({
-      slug,
-      version: entry.version,
-      entry_price: roundMoney(entry.price),
-      currency: entry.currency,
-      percentile: percentileRank(samples.get(entry.currency) ?? [], entry.price),
-    }));
-  });
+/** The index of the first of the ascending `dates` on or after `date` (their length: none). */
+function firstOnOrAfter(dates: readonly string[], date: string): number {
+  let low = 0;
+  let high = dates.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (dates[middle]! < date) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

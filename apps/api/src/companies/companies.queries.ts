@@ -9,7 +9,7 @@ import {
 } from '#app/persistence';
 import { SlugResolver } from '../catalogue/slug-resolver.js';
 import { AnswerCache } from '../http/answer-cache.js';
-import { pageReference } from '../pages/page-reference.js';
+import { pageReference } from '../catalogue/page-reference.js';
 
 /** The read model a companies list is made from. */
 export const COMPANY_LIST_READ_MODELS = ['companies'];
@@ -71,7 +71,7 @@ export class CompaniesQueries {
     const kept = this.answers.get(key);
     if (kept) return JSON.parse(kept.body.toString()) as number[] | null;
     const ids = await this.companies.matchingIds({ ...filters, ...order }, KEPT_MATCHES);
-    this.answers.keep(key, JSON.stringify(ids), { etag: null, maxAgeSeconds: null });
+    this.answers.keep(key, JSON.stringify(ids), null);
     return ids;
   }
 

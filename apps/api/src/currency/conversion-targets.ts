@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { conversionTargetFor, type ConversionTarget, type PricingDocument } from '#app/domain';
+import {
+  conversionTargetBetween,
+  conversionTargetFor,
+  type ConversionTarget,
+  type PricingDocument,
+} from '#app/domain';
 import { ExchangeRateReader } from '#app/persistence';
 
 /**
@@ -24,6 +29,13 @@ export class ConversionTargets {
   ): Promise<ConversionTarget> {
     return conversionTargetFor(currency, plans, (target, currencies) =>
       this.rates.ratesFor(target, currencies),
+    );
+  }
+
+  /** The same for figures already reduced to their currencies (the price index's). */
+  forCurrencies(currency: string, currencies: Iterable<string>): Promise<ConversionTarget> {
+    return conversionTargetBetween(currency, currencies, (target, others) =>
+      this.rates.ratesFor(target, others),
     );
   }
 }

@@ -16,9 +16,9 @@ export const EXPLORER_PAGE = `<!doctype html>
 <body>
 <header>
   <h1>Pricing explorer</h1>
-  <p>Search companies, follow their prices over time, compare two versions and open the scrape
-  files. Every lookup is an ordinary API call made with your key and counted against its
-  credits.</p>
+  <p>Search companies, set up to four side by side, follow their prices over time, compare two
+  versions and open the scrape files. Every lookup is an ordinary API call made with your key and
+  counted against its credits.</p>
   <form id="key-form" class="row">
     <label for="api-key">API key <span class="hint">(kept in this tab only)</span></label>
     <input id="api-key" name="api-key" type="password" autocomplete="off" spellcheck="false" required>
@@ -38,6 +38,26 @@ export const EXPLORER_PAGE = `<!doctype html>
     </form>
     <p id="search-summary" hidden></p>
     <ul id="results" class="choices"></ul>
+  </section>
+  <section id="compare" aria-labelledby="compare-heading" hidden>
+    <h2 id="compare-heading">Compare companies</h2>
+    <p class="hint">Up to four companies, picked with their “Add to comparison” buttons: each
+    company's pricing page (its primary or only one) side by side, with its entry price.</p>
+    <ul id="compare-picks" class="choices"></ul>
+    <p id="compare-note" role="status" aria-live="polite"></p>
+    <form id="compare-form" class="row">
+      <label for="compare-as-of">As of <span class="hint">(YYYYMMDD; empty: today)</span></label>
+      <input id="compare-as-of" type="text" inputmode="numeric" pattern="[0-9]{8}" maxlength="8" placeholder="YYYYMMDD" autocomplete="off">
+      <label for="compare-currency">Comparison currency</label>
+      <select id="compare-currency">
+        <option value="">As captured</option>
+        <option value="USD">USD</option>
+        <option value="EUR">EUR</option>
+        <option value="GBP">GBP</option>
+      </select>
+      <button type="submit">Show side by side</button>
+    </form>
+    <div id="comparison" class="comparison" aria-live="polite"></div>
   </section>
   <section id="company" aria-labelledby="company-heading" hidden>
     <h2 id="company-heading"></h2>
@@ -118,6 +138,15 @@ caption { text-align: left; font-weight: 600; padding: .25rem 0; }
 .diff code { white-space: pre-wrap; overflow-wrap: anywhere; }
 ins, mark { background: #dafbe1; color: #116329; text-decoration: none; font-weight: 600; }
 del { background: #ffebe9; color: #82071e; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.choices .pick { display: flex; gap: .25rem; align-items: center; }
+.row #compare-as-of { flex: 0 1 8rem; }
+.comparison { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: .75rem; }
+.compared { border: 1px solid #d0d7de; border-radius: 6px; padding: .75rem; min-width: 0; }
+.compared h3 { margin-top: 0; }
+.compared .entry { font-size: 1.1rem; }
+.compared table { font-size: .95rem; overflow-wrap: break-word; }
+.compared td.number { white-space: nowrap; }
 .file { border: 1px solid #d0d7de; border-radius: 6px; padding: .75rem; margin: .75rem 0; }
 .file img { display: block; max-width: 100%; height: auto; border: 1px solid #d0d7de; }
 .file ul { padding-left: 1.25rem; }

@@ -8,22 +8,17 @@ import {
   Res,
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ServiceUnavailable } from '#app/contracts';
 import { EXPORT_FORMATS, EXPORT_MEDIA_TYPES, type ExportFormat } from '#app/domain';
+import type { FeedPosition } from '#app/persistence';
 import type { FastifyReply } from 'fastify';
 import { KeyAccess } from '../auth/api-key.guard.js';
-import { ApiError } from '../errors/api-error.js';
-import {
-  feedCursorParameter,
-  currencyParameter,
-  integerParameter,
-  optionalText,
-  type QueryValue,
-} from '../http/query-parameters.js';
+import { PATTERNS } from '../openapi/patterns.js';
+import { ApiQueryOf, declaredQuery } from '../http/query-declaration.js';
+import { Currency, FeedCursor, Integer, OneOf } from '../http/query-parameters.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
-import { PATTERNS } from '../openapi/patterns.js';
 import { EXPORT_BODY_EXAMPLES, EXPORT_ERROR_EXAMPLES } from './export.examples.js';
 import { ExportQueries } from './export.queries.js';
 
@@ -31,6 +26,43 @@ import { ExportQueries } from './export.queries.js';
 const MAX_LIMIT = 10_000;
 /** Seconds a client is asked to wait when an export comes during a shutdown: a restart's. */
 const RETRY_AFTER_SECONDS = 5;
+
+class ExportQuery {
+  // No default: left out, the Accept header decides (a tool sends a default as given).
+  @OneOf(EXPORT_FORMATS, {
+    description:
+      'ndjson or csv. Without it, NDJSON, unless an Accept header names text/csv (before ' +
+      'application/x-ndjson, if both)',
+  })
+  format?: ExportFormat;
+
+  @FeedCursor(
+    {
+      description:
+        'A cursor: the X-Next-Cursor of an earlier export, or a next_cursor of the change feed ' +
+        '(opaque). Without it, from the first extraction',
+      example: 'MC40Mi45OTk5OTk5OTk',
+    },
+    'since is not a cursor of the change feed: pass an X-Next-Cursor or next_cursor as it was given',
+  )
+  since!: FeedPosition;
+
+  @Integer({
+    minimum: 1,
+    maximum: MAX_LIMIT,
+    default: MAX_LIMIT,
+    description: 'Extractions per call (a CSV has a line per charge of each)',
+  })
+  limit!: number;
+
+  @Currency({
+    description:
+      'Three letters (ISO 4217, any case): each charge also carries converted (NDJSON), or ' +
+      'the CSV gains converted_currency, converted_monthly_equivalent, rate and rate_date, ' +
+      'such as EUR',
+  })
+  currency?: string;
+}
 
 /**
  * Every pricing extraction after a change-feed cursor, streamed for a warehouse: the feed, the
@@ -69,44 +101,7 @@ export class ExportController implements BeforeApplicationShutdown {
       'X-Next-Cursor repeats the cursor. One credit per call, whatever its size; needs the ' +
       'export feature (enterprise by default).',
   })
-  @ApiQuery({
-    name: 'format',
-    required: false,
-    // No schema default: left out, the Accept header decides (a tool sends a default as given).
-    schema: { type: 'string', enum: [...EXPORT_FORMATS] },
-    description:
-      'ndjson or csv. Without it, NDJSON, unless an Accept header names text/csv (before ' +
-      'application/x-ndjson, if both)',
-  })
-  @ApiQuery({
-    name: 'since',
-    required: false,
-    type: String,
-    pattern: '^[A-Za-z0-9_-]+$',
-    description:
-      'A cursor: the X-Next-Cursor of an earlier export, or a next_cursor of the change feed ' +
-      '(opaque). Without it, from the first extraction',
-    example: 'MC40Mi45OTk5OTk5OTk',
-  })
-  @ApiQuery({
-    name: 'limit',
-    required: false,
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_LIMIT,
-    default: MAX_LIMIT,
-    description: 'Extractions per call (a CSV has a line per charge of each)',
-  })
-  @ApiQuery({
-    name: 'currency',
-    required: false,
-    type: String,
-    pattern: PATTERNS.currencyParameter,
-    description:
-      'Three letters (ISO 4217, any case): each charge also carries converted (NDJSON), or ' +
-      'the CSV gains converted_currency, converted_monthly_equivalent, rate and rate_date, ' +
-      'such as EUR',
-  })
+  @ApiQueryOf(ExportQuery)
   @ApiResponse({
     status: 200,
     description: 'The extractions, streamed, and the cursor to read on from',
@@ -116,7 +111,7 @@ export class ExportController implements BeforeApplicationShutdown {
           'The position after the last extraction sent (the cursor given, past the end): the ' +
           "since of the next call, or of the change feed's",
         required: true,
-        schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$' },
+        schema: { type: 'string', pattern: PATTERNS.cursor },
       },
     },
     content: {
@@ -135,24 +130,11 @@ export class ExportController implements BeforeApplicationShutdown {
   })
   @ApiErrorResponses('coded', [400, 401, 403, 500], EXPORT_ERROR_EXAMPLES.pricing)
   async pricing(
-    @Query('format') formatValue: QueryValue,
-    @Query('since') sinceValue: QueryValue,
-    @Query('limit') limitValue: QueryValue,
-    @Query('currency') currencyValue: QueryValue,
+    @Query(declaredQuery) { format: given, since: after, limit, currency }: ExportQuery,
     @Headers('accept') accept: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const format = formatParameter(formatValue, accept);
-    const after = feedCursorParameter(
-      sinceValue,
-      'since is not a cursor of the change feed: pass an X-Next-Cursor or next_cursor as it was given',
-    );
-    const limit = integerParameter('limit', limitValue, {
-      fallback: MAX_LIMIT,
-      min: 1,
-      max: MAX_LIMIT,
-    });
-    const currency = currencyParameter(currencyValue);
+    const format = given ?? acceptedFormat(accept);
     const { next, body } = await this.exports.pricing({ after, limit, format, currency });
     if (this.closing) {
       body.destroy();
@@ -176,27 +158,11 @@ export class ExportController implements BeforeApplicationShutdown {
   }
 }
 
-/** format when given; else what the Accept header names first, of text/csv and NDJSON. */
-function formatParameter(value: QueryValue, accept: string | undefined): ExportFormat {
-  const text = optionalText('format', value, 20);
-  if (text === undefined) {
-    const named = (accept ?? '')
-      .split(',')
-      .map((range) => range.split(';')[0]!.trim().toLowerCase())
-      .find((type) => type === 'text/csv' || type === EXPORT_MEDIA_TYPES.ndjson);
-    return named === 'text/csv' ? 'csv' : 'ndjson';
-  }
-  if (!EXPORT_FORMATS.includes(text as ExportFormat)) {
-    throw new ApiError(
-      400,
-      'INVALID_PARAMETER',
-      `format must be one of ${EXPORT_FORMATS.join(', ')}`,
-      {
-        parameter: 'format',
-        provided: text,
-        valid_values: [...EXPORT_FORMATS],
-      },
-    );
-  }
-  return text as ExportFormat;
+/** Without format=, what the Accept header names first, of text/csv and NDJSON. */
+function acceptedFormat(accept: string | undefined): ExportFormat {
+  const named = (accept ?? '')
+    .split(',')
+    .map((range) => range.split(';')[0]!.trim().toLowerCase())
+    .find((type) => type === 'text/csv' || type === EXPORT_MEDIA_TYPES.ndjson);
+  return named === 'text/csv' ? 'csv' : 'ndjson';
 }

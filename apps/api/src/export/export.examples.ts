@@ -1,5 +1,6 @@
 import { EXPORT_CSV_COLUMNS } from '#app/domain';
 import type { ErrorExamples } from '../openapi/decorators.js';
+import { INVALID_CURRENCY_EXAMPLE } from '../openapi/shared.examples.js';
 
 /** The error examples of each ExportController route, by method name. */
 export const EXPORT_ERROR_EXAMPLES = {
@@ -7,54 +8,39 @@ export const EXPORT_ERROR_EXAMPLES = {
     400: {
       cursor: {
         summary: 'A since that is not a cursor of the change feed',
-        value: {
-          error:
-            'since is not a cursor of the change feed: pass an X-Next-Cursor or next_cursor as it was given',
-          code: 'INVALID_CURSOR',
-          details: { parameter: 'since', provided: 'abc' },
-        },
+        message:
+          'since is not a cursor of the change feed: pass an X-Next-Cursor or next_cursor as it was given',
+        code: 'INVALID_CURSOR',
+        details: { parameter: 'since', provided: 'abc' },
       },
       limit: {
         summary: 'A limit out of range',
-        value: {
-          error: 'limit must be an integer from 1 to 10000',
-          code: 'INVALID_PARAMETER',
-          details: {
-            parameter: 'limit',
-            provided: '20000',
-            expected: 'an integer from 1 to 10000',
-            max: 10000,
-          },
+        message: 'limit must be an integer from 1 to 10000',
+        code: 'INVALID_PARAMETER',
+        details: {
+          parameter: 'limit',
+          provided: '20000',
+          expected: 'an integer from 1 to 10000',
+          max: 10000,
         },
       },
-      currency: {
-        summary: 'A currency that is not three letters',
-        value: {
-          error: 'currency must be a three-letter ISO 4217 code, such as EUR',
-          code: 'INVALID_CURRENCY',
-          details: { parameter: 'currency', provided: 'EURO' },
-        },
-      },
+      currency: INVALID_CURRENCY_EXAMPLE,
       format: {
         summary: 'An unknown format',
-        value: {
-          error: 'format must be one of ndjson, csv',
-          code: 'INVALID_PARAMETER',
-          details: { parameter: 'format', provided: 'xml', valid_values: ['ndjson', 'csv'] },
-        },
+        message: 'format must be one of ndjson, csv',
+        code: 'INVALID_PARAMETER',
+        details: { parameter: 'format', provided: 'xml', valid_values: ['ndjson', 'csv'] },
       },
     },
     403: {
       plan: {
         summary: 'The plan lacks the export feature',
-        value: {
-          error: 'Your plan does not include export',
-          code: 'PLAN_REQUIRED',
-          details: {
-            required_plan: 'enterprise',
-            current_plan: 'pro',
-            upgrade_url: 'https://example.com/pricing',
-          },
+        message: 'Your plan does not include export',
+        code: 'PLAN_REQUIRED',
+        details: {
+          required_plan: 'enterprise',
+          current_plan: 'pro',
+          upgrade_url: 'https://example.com/pricing',
         },
       },
     },

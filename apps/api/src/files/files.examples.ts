@@ -2,11 +2,9 @@ import type { ErrorExamples } from '../openapi/decorators.js';
 
 const UNKNOWN_SLUG_EXAMPLE = {
   summary: 'Unknown company or page slug',
-  value: {
-    error: 'No company or page with slug notoin',
-    code: 'NOT_FOUND',
-    details: { slug: 'notoin', message: 'No company or page with slug notoin' },
-  },
+  message: 'No company or page with slug notoin',
+  code: 'NOT_FOUND',
+  details: { slug: 'notoin', message: 'No company or page with slug notoin' },
 };
 
 /** 400 and 404 examples of one files route; `code` is the route's own time-format error. */
@@ -15,7 +13,9 @@ function filesErrorExamples(code: string, provided: string, message: string): Er
     400: {
       [code]: {
         summary: `Malformed or impossible ${code.replace('INVALID_', '').toLowerCase()}`,
-        value: { error: message, code, details: { provided } },
+        message,
+        code,
+        details: { provided },
       },
     },
     404: { notFound: UNKNOWN_SLUG_EXAMPLE },
@@ -40,32 +40,28 @@ export const FILES_ERROR_EXAMPLES = {
     'week must be 1 to 53 (2021 has 52 ISO weeks)',
   ),
   byPeriod: {
-    ...filesErrorExamples('INVALID_WEEK', '2025W54', 'week must be 1 to 53'),
     400: {
       format: {
         summary: 'No format matches',
-        value: {
-          error: 'period matches no format: use YYYYMMDD, YYYYQ#, YYYYW## or YYYYM##/YYYY##',
-          code: 'INVALID_PERIOD_FORMAT',
-          details: {
-            provided: 'last-week',
-            examples: {
-              version: '20251016',
-              quarter: '2025Q4',
-              week: '2025W42',
-              month: '2025M12',
-            },
+        message: 'period matches no format: use YYYYMMDD, YYYYQ#, YYYYW## or YYYYM##/YYYY##',
+        code: 'INVALID_PERIOD_FORMAT',
+        details: {
+          provided: 'last-week',
+          examples: {
+            version: '20251016',
+            quarter: '2025Q4',
+            week: '2025W42',
+            month: '2025M12',
           },
         },
       },
       week: {
         summary: 'A week the year does not have',
-        value: {
-          error: 'week must be 1 to 53',
-          code: 'INVALID_WEEK',
-          details: { provided: '2025W54' },
-        },
+        message: 'week must be 1 to 53',
+        code: 'INVALID_WEEK',
+        details: { provided: '2025W54' },
       },
     },
+    404: { notFound: UNKNOWN_SLUG_EXAMPLE },
   },
 } satisfies Record<string, ErrorExamples>;

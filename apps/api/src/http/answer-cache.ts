@@ -6,10 +6,8 @@ import { LRUCache } from 'lru-cache';
 /** An answer as the read lane sends it again: its bytes, and its caching headers' values. */
 export interface KeptAnswer {
   body: Buffer;
-  /** The answer's ETag, when it is cacheable over HTTP (http-caching.ts). */
-  etag: string | null;
-  /** Its Cache-Control max-age, when it is cacheable over HTTP. */
-  maxAgeSeconds: number | null;
+  /** Its ETag and Cache-Control max-age, when it is cacheable over HTTP (http-caching.ts). */
+  caching: { etag: string; maxAgeSeconds: number } | null;
 }
 
 /**
@@ -75,8 +73,8 @@ export class AnswerCache {
     return this.cache?.get(key);
   }
 
-  keep(key: string, body: string | Buffer, headers: Omit<KeptAnswer, 'body'>): KeptAnswer {
-    const answer = { body: ownBytes(body), ...headers };
+  keep(key: string, body: string | Buffer, caching: KeptAnswer['caching']): KeptAnswer {
+    const answer = { body: ownBytes(body), caching };
     this.cache?.set(key, answer);
     return answer;
   }

@@ -50,6 +50,14 @@ export function addCachingHeaders(
   void reply.header('cache-control', `private, max-age=${maxAge}`);
 }
 
+/** Whether the request's If-None-Match names `etag` (strong, weak or `*`): it is answered 304. */
+export function revalidates(request: FastifyRequest, etag: string): boolean {
+  const presented = request.headers['if-none-match'];
+  if (typeof presented !== 'string') return false;
+  const tags = presented.split(',').map((tag) => tag.trim());
+  return tags.includes(etag) || tags.includes(`W/${etag}`) || tags.includes('*');
+}
+
 /**
  * onSend, once the answer is kept: an If-None-Match that names the ETag turns the 200 into an
  * empty 304, which is not charged. Answers the payload to send.
@@ -60,12 +68,9 @@ export function answerNotModified(
   payload: unknown,
 ): unknown {
   const etag = reply.getHeader('etag');
-  const presented = request.headers['if-none-match'];
-  if (reply.statusCode !== 200 || typeof etag !== 'string' || typeof presented !== 'string') {
+  if (reply.statusCode !== 200 || typeof etag !== 'string' || !revalidates(request, etag)) {
     return payload;
   }
-  const tags = presented.split(',').map((tag) => tag.trim());
-  if (!tags.includes(etag) && !tags.includes(`W/${etag}`) && !tags.includes('*')) return payload;
   void reply.code(304);
   void reply.removeHeader('content-type');
   return '';

@@ -1,3 +1,4 @@
+import { utcDate } from '#app/domain';
 import type { CheckpointStore, ReadDatabase } from '#app/persistence';
 import { DECORATORS } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -5,7 +6,7 @@ import type { RequestAdmission } from '../auth/request-admission.js';
 import { declaresAccess, routeAdmissionRule } from '../auth/route-access.js';
 import { sendErrorReply } from '../errors/error-body.filter.js';
 import type { AnswerCache, KeptAnswer } from './answer-cache.js';
-import { sentBody } from './http-caching.js';
+import { revalidates, sentBody } from './http-caching.js';
 import { routeConfigEntry, WithRouteConfig } from './route-config.js';
 
 declare module 'fastify' {
@@ -34,6 +35,8 @@ interface LaneRule {
   projectors: readonly string[];
   /** The route's handler, whose documented query parameters are all it may read. */
   handler: object;
+  /** The answer also depends on the day (UTC): a date parameter defaults to today. */
+  today?: boolean;
 }
 
 /** The Fastify route config key that opens a route to the lane. */
@@ -52,12 +55,16 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * read nothing else: the lane hands it only the query parameters it documents (@ApiQuery), and
  * its body must depend on nothing but them and those read models. Its caching headers are kept
  * with it: those that follow the clock (an open period that ends) catch up when the answer is
- * read again, within READ_CACHE_SECONDS.
+ * read again, within READ_CACHE_SECONDS. With `today`, the answer may also depend on the day
+ * (UTC): its key names the day its request was admitted on, so it is not sent on a later day.
  */
-export function ServedAheadOfNest(projectors: readonly string[]): MethodDecorator {
+export function ServedAheadOfNest(
+  projectors: readonly string[],
+  { today = false }: { today?: boolean } = {},
+): MethodDecorator {
   return (target, key, descriptor) =>
     WithRouteConfig({
-      [LANE]: { projectors, handler: descriptor.value as object } satisfies LaneRule,
+      [LANE]: { projectors, handler: descriptor.value as object, today } satisfies LaneRule,
     })(target, key, descriptor);
 }
 
@@ -83,7 +90,8 @@ function queryParametersOf({ handler }: LaneRule): readonly string[] {
 /**
  * Where the answer to `request` is kept: its route, its path parameters, the query parameters
  * the route documents (any other, such as a cache-buster, is no part of the question, and is
- * taken from the request so that the route cannot read it either) and the read models' stamp.
+ * taken from the request so that the route cannot read it either), the read models' stamp and,
+ * for a route whose answer depends on it, the day.
  */
 function answerKey(request: FastifyRequest, rule: LaneRule, stamp: string): string {
   const query = request.query as Record<string, unknown>;
@@ -92,7 +100,8 @@ function answerKey(request: FastifyRequest, rule: LaneRule, stamp: string): stri
     if (query[name] !== undefined) asked[name] = query[name];
   }
   request.query = asked;
-  return `${request.routeOptions.url} ${JSON.stringify(request.params)} ${JSON.stringify(asked)} @${stamp}`;
+  const day = rule.today ? ` on ${utcDate(new Date())}` : '';
+  return `${request.routeOptions.url} ${JSON.stringify(request.params)} ${JSON.stringify(asked)} @${stamp}${day}`;
 }
 
 /**
@@ -135,30 +144,52 @@ export function serveReadsAheadOfNest(
     const rule = laneRuleOf(request);
     if (!rule) return;
     const { projectors } = rule;
-    // Read from Redis while the request is metered there: the two round trips overlap.
-    const published = checkpoints.publishedStamps(projectors);
+    const admissionRule = routeAdmissionRule(request);
+    let answer: KeptAnswer | undefined;
+    let stamp: string;
+    let key: string;
     try {
-      await admission.admit(request, routeAdmissionRule(request));
-      const stamp = await checkpoints.stamp(projectors, await published);
-      // The answer is made from these read models alone: a replica must hold them as stamped.
-      reads.noteFloor(projectors, stamp);
-      request.laneStamp = stamp;
-      request.laneKey = answerKey(request, rule, stamp);
+      if (request.headers['if-none-match'] === undefined) {
+        // Read from Redis while the request is metered there: the two round trips overlap.
+        const published = checkpoints.publishedStamps(projectors);
+        await admission.admit(request, admissionRule);
+        stamp = await checkpoints.stamp(projectors, await published);
+        key = answerKey(request, rule, stamp);
+      } else {
+        // A revalidation: the kept answer's ETag tells before metering whether it is a 304, which
+        // is not charged, so nothing is charged to be given back. Authenticated first: a request
+        // without a valid key (or from a blocked address) causes no read of the stamps.
+        const principal = await admission.authenticate(request);
+        stamp = await checkpoints.currentStamp(projectors);
+        key = answerKey(request, rule, stamp);
+        answer = cache.get(key);
+        const etag = answer?.caching?.etag;
+        await admission.meterAuthenticated(request, principal, admissionRule, {
+          revalidation: etag !== undefined && revalidates(request, etag),
+        });
+      }
     } catch (error) {
       sendErrorReply(error, request, reply);
       return reply;
     }
+    request.laneStamp = stamp;
+    request.laneKey = key;
+    // The answer made from these read models alone: a replica must hold them as stamped.
+    reads.noteFloor(projectors, stamp);
     // Requests for one answer arriving together (a popular question, a moved checkpoint) send
     // one to its route; the others wait for what it keeps.
-    const pending = answering.get(request.laneKey);
-    const answer = cache.get(request.laneKey) ?? (pending && (await pending));
+    answer ??= cache.get(key);
+    if (!answer) {
+      const pending = answering.get(key);
+      answer = pending && (await pending);
+    }
     if (!answer) {
       goFirst(request, reply);
       return;
     }
-    if (answer.maxAgeSeconds !== null && answer.etag !== null) {
-      request.cacheForSeconds = answer.maxAgeSeconds;
-      request.keptEtag = answer.etag;
+    if (answer.caching) {
+      request.cacheForSeconds = answer.caching.maxAgeSeconds;
+      request.keptEtag = answer.caching.etag;
     }
     return reply.header('content-type', JSON_CONTENT_TYPE).send(answer.body);
   });
@@ -184,12 +215,11 @@ export function keepLaneAnswer(
   // Only an answer its route made: one the lane sent is kept already.
   if (laneKey === undefined || !settleLaneWaiters) return;
   const body = sentBody(payload);
+  const etag = reply.getHeader('etag');
+  const maxAgeSeconds = request.cacheForSeconds;
+  const caching =
+    typeof etag === 'string' && maxAgeSeconds !== undefined ? { etag, maxAgeSeconds } : null;
   const kept =
-    reply.statusCode === 200 && body !== null
-      ? cache.keep(laneKey, body, {
-          etag: (reply.getHeader('etag') as string | undefined) ?? null,
-          maxAgeSeconds: request.cacheForSeconds ?? null,
-        })
-      : undefined;
+    reply.statusCode === 200 && body !== null ? cache.keep(laneKey, body, caching) : undefined;
   settleLaneWaiters(kept);
 }

@@ -1,8 +1,7 @@
 import { type BatchBody, jsonShapeProblem } from '#app/contracts';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
-import { errorBody, errorStatus, type ErrorDescription } from '../errors/error-body.js';
-import { errorShapeOf } from '../errors/error-shape.js';
+import { errorStatus, type ErrorDescription } from '../errors/error-body.js';
 import { routeConfigEntry, WithRouteConfig } from './route-config.js';
 import { invalidBody } from './validation.pipe.js';
 
@@ -59,33 +58,24 @@ export function applyDeclaredBodyLimits(fastify: FastifyInstance): void {
 const UNREAD_BODY_METHODS = new Set(['GET', 'HEAD']);
 
 /**
- * onRequest: what the parsers would not refuse before reading. A body on a GET (which no route
- * reads) over the default limit is 413 from its Content-Length, as on any other route; a body in
- * a content coding (gzip...) is 415: the service reads bodies as sent, and would take the
- * compressed bytes for JSON.
+ * What the parsers would not refuse before reading (screenRequests). A body on a GET (which no
+ * route reads) over the default limit is 413 from its Content-Length, as on any other route; a
+ * body in a content coding (gzip...) is 415: the service reads bodies as sent, and would take
+ * the compressed bytes for JSON.
  */
-export async function refuseUnreadableBodies(
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<FastifyReply | undefined> {
-  const refuse = (refusal: ErrorDescription) =>
-    reply.code(refusal.status).send(errorBody(refusal, errorShapeOf(request), request.id));
+export function unreadableBody(request: FastifyRequest): ErrorDescription | null {
   if (UNREAD_BODY_METHODS.has(request.method)) {
-    if (Number(request.headers['content-length'] ?? 0) <= DEFAULT_BODY_LIMIT_BYTES) return;
-    return refuse({
-      status: 413,
-      code: errorStatus(413).code,
-      message: 'Request body is too large',
-    });
+    if (Number(request.headers['content-length'] ?? 0) <= DEFAULT_BODY_LIMIT_BYTES) return null;
+    return { status: 413, code: errorStatus(413).code, message: 'Request body is too large' };
   }
   const coding = request.headers['content-encoding']?.trim().toLowerCase();
-  if (!coding || coding === 'identity') return;
-  return refuse({
+  if (!coding || coding === 'identity') return null;
+  return {
     status: 415,
     code: errorStatus(415).code,
     message: `A body in a content coding (${coding}) is not read: send it as it is`,
     details: { content_encoding: coding },
-  });
+  };
 }
 
 /**

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ConnectionError, FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody } from '../errors/error-body.js';
-import { errorShapeOf, type ErrorShapes } from '../errors/error-shape.js';
+import type { ConnectionError, FastifyRequest } from 'fastify';
+import { errorBody, type ErrorDescription } from '../errors/error-body.js';
+import type { ErrorShapes } from '../errors/error-shape.js';
 
 /**
  * Refusals of requests too big or too slow to serve. The body limit is Fastify's own (413);
@@ -15,23 +15,15 @@ import { errorShapeOf, type ErrorShapes } from '../errors/error-shape.js';
 /** The path and query: no endpoint needs more than a few hundred bytes. */
 export const URL_LIMIT_BYTES = 4 * 1024;
 
-/**
- * onRequest: a URL past the limit is refused before routing, authentication or metering. It
- * answers itself rather than throwing, because the routes Nest does not own (the OpenAPI
- * document, Swagger UI) would otherwise answer in Fastify's own error shape.
- */
-export async function refuseLongUrl(
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<FastifyReply | undefined> {
-  if (Buffer.byteLength(request.raw.url ?? '') <= URL_LIMIT_BYTES) return undefined;
-  const refusal = {
+/** A URL past the limit: refused before routing, authentication or metering (screenRequests). */
+export function urlTooLong(request: FastifyRequest): ErrorDescription | null {
+  if (Buffer.byteLength(request.raw.url ?? '') <= URL_LIMIT_BYTES) return null;
+  return {
     status: 414,
     code: 'URI_TOO_LONG',
     message: `The URL is longer than ${URL_LIMIT_BYTES} bytes`,
     details: { limit_bytes: URL_LIMIT_BYTES },
   };
-  return reply.code(414).send(errorBody(refusal, errorShapeOf(request), request.id));
 }
 
 const CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {

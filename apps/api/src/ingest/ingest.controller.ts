@@ -8,31 +8,22 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { recordClasses } from '#app/domain';
 import {
   BatchStatusService,
   IngestService,
   MAX_BATCH_BYTES,
-  UnparsableJsonBatch,
   type AcceptedBatch,
   type BatchStatus,
 } from '#app/ingest';
-import { errorCodes, type FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { KeyAccess } from '../auth/api-key.guard.js';
 import { BodyLimit, TakesBatches } from '../http/request-bodies.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
-import {
-  AcceptedBatchDto,
-  BatchStatusDto,
-  CompanyRecordDto,
-  ExchangeRateRecordDto,
-  PageRecordDto,
-  PricingRecordDto,
-  ScrapeRecordDto,
-} from './ingest.dto.js';
+import { AcceptedBatchDto, BatchStatusDto } from './batches.dto.js';
 import { INGEST_ERROR_EXAMPLES } from './ingest.examples.js';
 import { PATTERNS } from '../openapi/patterns.js';
+import { DOCUMENTED_RECORD_CLASSES } from '../openapi/record-schemas.js';
 
 /**
  * The request body's example: the demo catalogue's own first records (`npm start` loads them), so
@@ -55,21 +46,15 @@ const EXAMPLE_RECORDS = [
   },
 ];
 
-/** The schema of each record type, with exactly its declared fields (RECORD_FIELDS). */
-const RECORD_DTOS = recordClasses({
-  company: CompanyRecordDto,
-  page: PageRecordDto,
-  scrape: ScrapeRecordDto,
-  pricing: PricingRecordDto,
-  exchange_rate: ExchangeRateRecordDto,
-});
-
 const RECORD_SCHEMA = {
-  oneOf: Object.values(RECORD_DTOS).map((model) => ({ $ref: getSchemaPath(model) })),
+  oneOf: Object.values(DOCUMENTED_RECORD_CLASSES).map((model) => ({ $ref: getSchemaPath(model) })),
   discriminator: {
     propertyName: 'type',
     mapping: Object.fromEntries(
-      Object.entries(RECORD_DTOS).map(([type, model]) => [type, getSchemaPath(model)]),
+      Object.entries(DOCUMENTED_RECORD_CLASSES).map(([type, model]) => [
+        type,
+        getSchemaPath(model),
+      ]),
     ),
   },
 };
@@ -80,7 +65,7 @@ const RECORD_SCHEMA = {
 @ApiTags('Ingestion')
 @ApiKeyAuth()
 @CreditCost(0)
-@ApiExtraModels(...Object.values(RECORD_DTOS))
+@ApiExtraModels(...Object.values(DOCUMENTED_RECORD_CLASSES))
 export class IngestController {
   constructor(
     private readonly ingest: IngestService,
@@ -123,12 +108,8 @@ export class IngestController {
   })
   @ApiAcceptedResponse({ type: AcceptedBatchDto, description: 'Every record is queued' })
   @ApiErrorResponses('general', [400, 401, 403, 413, 415, 500, 503], INGEST_ERROR_EXAMPLES.push)
-  async push(@Body() body: unknown, @Req() request: FastifyRequest): Promise<AcceptedBatch> {
-    try {
-      return await this.ingest.accept(body, request.id);
-    } catch (error) {
-      throw error instanceof UnparsableJsonBatch ? fastifyJsonRefusal(error) : error;
-    }
+  push(@Body() body: unknown, @Req() request: FastifyRequest): Promise<AcceptedBatch> {
+    return this.ingest.accept(body, request.id);
   }
 
   @Get('batches/:batchId')
@@ -156,11 +137,4 @@ export class IngestController {
   batch(@Param('batchId') batchId: string): Promise<BatchStatus> {
     return this.batches.status(batchId);
   }
-}
-
-/** Fastify's own refusal of a JSON body that does not parse, as every other route gives it. */
-function fastifyJsonRefusal(error: UnparsableJsonBatch): Error {
-  return error.empty
-    ? new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY()
-    : new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
 }

@@ -4,6 +4,7 @@ import {
   ApiHeader,
   ApiResponse,
   ApiSecurity,
+  type ApiResponseCommonMetadata,
   type ApiResponseExamples,
 } from '@nestjs/swagger';
 import {
@@ -17,7 +18,7 @@ import {
   ServiceUnavailableErrorDto,
 } from './errors.dto.js';
 import { DeclareErrorShape, type ErrorShape } from '../errors/error-shape.js';
-import { errorStatus } from '../errors/error-body.js';
+import { errorBody, errorStatus } from '../errors/error-body.js';
 
 /**
  * Composite decorators that keep the controllers' OpenAPI metadata short and uniform: who may
@@ -46,9 +47,23 @@ export function AdminAuth(): ClassDecorator & MethodDecorator {
   return ApiBearerAuth(SECURITY_SCHEMES.adminToken);
 }
 
-/** The two error body shapes: coded on files and pricing, general everywhere else. */
+/** The statuses a route documents errors for. */
 type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 413 | 414 | 415 | 429 | 431 | 500 | 503;
-export type ErrorExamples = Partial<Record<ErrorStatus, Record<string, ApiResponseExamples>>>;
+
+/**
+ * An error a route can give, as its example: ApiErrorResponses writes it in the route's error
+ * shape as the filter would (errorBody), so one example serves either shape. `code` is the
+ * coded shape's (the status's own code when absent); the general shape has none.
+ */
+export interface ErrorExample {
+  summary: string;
+  message: string;
+  code?: string;
+  details?: Record<string, unknown>;
+}
+
+/** A route's error examples by status, each by name. */
+export type ErrorExamples = Partial<Record<ErrorStatus, Record<string, ErrorExample>>>;
 
 /** What each error status means, as every operation documents it. */
 export const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
@@ -70,199 +85,164 @@ export const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
     'Retry-After',
 };
 
-const KEY_HINT = 'Send the key as "Authorization: Bearer <key>" or "X-API-Key: <key>"';
+/** The request id and time the examples of a 500 show. */
+const EXAMPLE_REQUEST_ID = 'b3f1c9e2-6a4d-4c1b-9e8f-2d7a5c3b1e0f';
+const EXAMPLE_TIME = '2025-10-16T08:30:00.000Z';
 
-function generalExample(
+function exampleOf(
+  example: ErrorExample,
   status: ErrorStatus,
-  message: string,
-  details?: Record<string, unknown>,
-): unknown {
-  return { error: errorStatus(status).category, message, ...(details ? { details } : {}) };
+  shape: ErrorShape,
+): ApiResponseExamples {
+  const { summary, code = errorStatus(status).code, message, details } = example;
+  const body = errorBody({ status, code, message, details }, shape, EXAMPLE_REQUEST_ID);
+  if ('timestamp' in body) body.timestamp = EXAMPLE_TIME;
+  return { summary, value: body };
 }
 
-const SERVER_ERROR_TRACE = {
-  request_id: 'b3f1c9e2-6a4d-4c1b-9e8f-2d7a5c3b1e0f',
-  timestamp: '2025-10-16T08:30:00.000Z',
+const MISSING_KEY: ErrorExample = {
+  summary: 'No key',
+  message: 'An API key is required',
+  details: { hint: 'Send the key as "Authorization: Bearer <key>" or "X-API-Key: <key>"' },
 };
 
+const PLAN_REQUIRED: ErrorExample = {
+  summary: 'The plan lacks the feature',
+  message: 'Your plan does not include pricing',
+  code: 'PLAN_REQUIRED',
+  details: {
+    required_plan: 'pro',
+    current_plan: 'free',
+    upgrade_url: 'https://example.com/pricing',
+  },
+};
+
+const CREDITS_SPENT = 'No credits left this month: they reset at 2026-12-01T00:00:00.000Z';
+const CREDITS_LIMITS = {
+  limit: 1000,
+  remaining: 0,
+  reset_at: '2026-12-01T00:00:00.000Z',
+  retry_after: 739200,
+};
+
+const UNAVAILABLE: ErrorExample = {
+  summary: 'Redis or the database unreachable',
+  message: 'A backing service is unavailable; nothing was done. Retry shortly',
+  details: { retry_after: 5 },
+};
+
+/** The examples of a status a route gives none of its own for. */
 const DEFAULT_EXAMPLES: Record<ErrorShape, ErrorExamples> = {
   general: {
     400: {
       badUrl: {
         summary: 'A path that is not valid percent-encoded UTF-8',
-        value: generalExample(400, "'/v1/admin/keys/%E0%A4%A' is not a valid url component"),
+        message: "'/v1/admin/keys/%E0%A4%A' is not a valid url component",
       },
     },
-    401: {
-      missing: {
-        summary: 'No key',
-        value: generalExample(401, 'An API key is required', { hint: KEY_HINT }),
-      },
-    },
+    401: { missing: MISSING_KEY },
     403: {
-      plan: {
-        summary: 'The plan lacks the feature',
-        value: generalExample(403, 'Your plan does not include pricing', {
-          required_plan: 'pro',
-          current_plan: 'free',
-          upgrade_url: 'https://example.com/pricing',
-        }),
-      },
+      plan: PLAN_REQUIRED,
       scope: {
         summary: 'The key lacks the scope',
-        value: generalExample(403, 'This key lacks the "read" scope', {
-          required_scope: 'read',
-          key_scopes: ['ingest'],
-        }),
+        message: 'This key lacks the "read" scope',
+        details: { required_scope: 'read', key_scopes: ['ingest'] },
       },
     },
-    413: {
-      tooLarge: {
-        summary: 'A body over 5 MB',
-        value: generalExample(413, 'Request body is too large'),
-      },
-    },
+    413: { tooLarge: { summary: 'A body over 5 MB', message: 'Request body is too large' } },
     415: {
       unsupported: {
         summary: 'A content type the service does not parse (application/xml, say)',
-        value: generalExample(415, 'Unsupported Media Type'),
+        message: 'Unsupported Media Type',
       },
     },
     429: {
       hourly: {
         summary: 'Hourly window full',
-        value: {
-          ...(generalExample(429, 'Hourly limit of 100 requests reached', {
-            limit: 100,
-            remaining: 0,
-            reset_at: '2026-11-22T10:12:03.000Z',
-            retry_after: 1800,
-          }) as object),
+        message: 'Hourly limit of 100 requests reached',
+        details: {
+          limit: 100,
+          remaining: 0,
+          reset_at: '2026-11-22T10:12:03.000Z',
           retry_after: 1800,
         },
       },
       credits: {
         summary: 'Monthly credits spent',
-        value: {
-          ...(generalExample(
-            429,
-            'No credits left this month: they reset at 2026-12-01T00:00:00.000Z',
-            {
-              limit: 1000,
-              remaining: 0,
-              reset_at: '2026-12-01T00:00:00.000Z',
-              retry_after: 739200,
-            },
-          ) as object),
-          retry_after: 739200,
-        },
+        message: CREDITS_SPENT,
+        details: CREDITS_LIMITS,
       },
     },
-    500: {
-      internal: {
-        summary: 'Unexpected error',
-        value: {
-          ...(generalExample(500, 'An unexpected error occurred') as object),
-          ...SERVER_ERROR_TRACE,
-        },
-      },
-    },
-    503: {
-      redis: {
-        summary: 'Redis or the database unreachable',
-        value: {
-          ...(generalExample(
-            503,
-            'A backing service is unavailable; nothing was done. Retry shortly',
-            { retry_after: 5 },
-          ) as object),
-          retry_after: 5,
-        },
-      },
-    },
+    500: { internal: { summary: 'Unexpected error', message: 'An unexpected error occurred' } },
+    503: { redis: UNAVAILABLE },
   },
   coded: {
-    401: {
-      missing: {
-        summary: 'No key',
-        value: {
-          error: 'An API key is required',
-          code: 'AUTH_INVALID',
-          details: { hint: KEY_HINT },
-        },
-      },
-    },
-    403: {
-      plan: {
-        summary: 'The plan lacks the feature',
-        value: {
-          error: 'Your plan does not include pricing',
-          code: 'PLAN_REQUIRED',
-          details: {
-            required_plan: 'pro',
-            current_plan: 'free',
-            upgrade_url: 'https://example.com/pricing',
-          },
-        },
-      },
-    },
+    401: { missing: MISSING_KEY },
+    403: { plan: PLAN_REQUIRED },
     429: {
       credits: {
         summary: 'Monthly credits spent',
-        value: {
-          error: 'No credits left this month: they reset at 2026-12-01T00:00:00.000Z',
-          code: 'INSUFFICIENT_CREDITS',
-          details: {
-            limit: 1000,
-            remaining: 0,
-            reset_at: '2026-12-01T00:00:00.000Z',
-            required: 1,
-            seconds_until_reset: 739200,
-            message: 'No credits left this month: they reset at 2026-12-01T00:00:00.000Z',
-            retry_after: 739200,
-          },
-          retry_after: 739200,
+        message: CREDITS_SPENT,
+        code: 'INSUFFICIENT_CREDITS',
+        // The coded shape adds these (metering/limit-exceeded.ts).
+        details: {
+          ...CREDITS_LIMITS,
+          required: 1,
+          seconds_until_reset: 739200,
+          message: CREDITS_SPENT,
         },
       },
     },
     500: {
       database: {
         summary: 'A data query failed',
-        value: { error: 'A data query failed', code: 'DB_ERROR', ...SERVER_ERROR_TRACE },
+        message: 'A data query failed',
+        code: 'DB_ERROR',
       },
     },
-    503: {
-      unavailable: {
-        summary: 'Redis or the database unreachable',
-        value: {
-          error: 'A backing service is unavailable; nothing was done. Retry shortly',
-          code: 'SERVICE_UNAVAILABLE',
-          details: { retry_after: 5 },
-          retry_after: 5,
-        },
-      },
-    },
+    503: { unavailable: UNAVAILABLE },
   },
 };
 
-function errorType(family: ErrorShape, status: ErrorStatus): Type<unknown> {
-  if (status === 503) {
-    return family === 'coded' ? CodedServiceUnavailableErrorDto : ServiceUnavailableErrorDto;
-  }
-  if (status === 429) return family === 'coded' ? CodedRateLimitedErrorDto : RateLimitedErrorDto;
-  if (status >= 500) return family === 'coded' ? CodedServerErrorDto : GeneralServerErrorDto;
-  return family === 'coded' ? CodedErrorDto : GeneralErrorDto;
+/** The body schema of each status, in each shape. */
+function errorType(shape: ErrorShape, status: ErrorStatus): Type<unknown> {
+  const coded = shape === 'coded';
+  if (status === 503) return coded ? CodedServiceUnavailableErrorDto : ServiceUnavailableErrorDto;
+  if (status === 429) return coded ? CodedRateLimitedErrorDto : RateLimitedErrorDto;
+  if (status >= 500) return coded ? CodedServerErrorDto : GeneralServerErrorDto;
+  return coded ? CodedErrorDto : GeneralErrorDto;
 }
 
+const RETRY_AFTER_HEADER = {
+  'Retry-After': {
+    description: 'Seconds to wait before retrying',
+    schema: { type: 'integer', minimum: 0 },
+    required: true,
+  },
+};
+
+/** The headers an error answer carries, by status. */
+const ERROR_HEADERS: Partial<Record<ErrorStatus, ApiResponseCommonMetadata['headers']>> = {
+  401: {
+    'WWW-Authenticate': {
+      description: 'The scheme to authenticate with (RFC 6750)',
+      schema: { type: 'string', enum: ['Bearer'] },
+      required: true,
+    },
+  },
+  429: RETRY_AFTER_HEADER,
+  503: RETRY_AFTER_HEADER,
+};
+
 /**
- * The error responses a route can give, each with the body schema of its family and examples
+ * The error responses a route can give, each with the body schema of its shape and examples
  * (the route's own, else defaults for 401, 403, 413, 415, 429, 500 and 503). A route that
  * authenticates (401) can also answer 429 (limits) and 503 (Redis, which meters it, or the
  * database away); every route can answer 408, 414 and 431 (a request too slow to arrive, a URL
  * or headers past the size limits).
  */
 export function ApiErrorResponses(
-  family: ErrorShape,
+  shape: ErrorShape,
   statuses: ErrorStatus[],
   examples: ErrorExamples = {},
 ): MethodDecorator {
@@ -274,36 +254,22 @@ export function ApiErrorResponses(
     431,
   ]);
   return applyDecorators(
-    DeclareErrorShape(family),
+    DeclareErrorShape(shape),
     ...[...all].map((status) => {
-      const chosen = examples[status] ?? DEFAULT_EXAMPLES[family][status];
+      const chosen = examples[status] ?? DEFAULT_EXAMPLES[shape][status];
       return ApiResponse({
         status,
         description: ERROR_DESCRIPTIONS[status],
-        type: errorType(family, status),
-        ...(status === 503 || status === 429
-          ? {
-              headers: {
-                'Retry-After': {
-                  description: 'Seconds to wait before retrying',
-                  schema: { type: 'integer', minimum: 0 },
-                  required: true,
-                },
-              },
-            }
-          : {}),
-        ...(status === 401
-          ? {
-              headers: {
-                'WWW-Authenticate': {
-                  description: 'The scheme to authenticate with (RFC 6750)',
-                  schema: { type: 'string', enum: ['Bearer'] },
-                  required: true,
-                },
-              },
-            }
-          : {}),
-        ...(chosen ? { examples: chosen } : {}),
+        type: errorType(shape, status),
+        headers: ERROR_HEADERS[status],
+        examples:
+          chosen &&
+          Object.fromEntries(
+            Object.entries(chosen).map(([name, example]) => [
+              name,
+              exampleOf(example, status, shape),
+            ]),
+          ),
       });
     }),
   ) as MethodDecorator;
@@ -329,11 +295,7 @@ const CACHE_HEADERS = {
  * A 200 that is cacheable when addressed by a version or a closed period (ETag and
  * Cache-Control), and the 304 a matching If-None-Match gets instead (not charged).
  */
-export function ApiCacheableOk(
-  type: Type<unknown>,
-  description: string,
-  examples?: Record<string, ApiResponseExamples>,
-): MethodDecorator {
+export function ApiCacheableOk(type: Type<unknown>, description: string): MethodDecorator {
   return applyDecorators(
     ApiHeader({
       name: 'If-None-Match',
@@ -345,13 +307,11 @@ export function ApiCacheableOk(
       description,
       type,
       headers: { ...CACHE_HEADERS },
-      ...(examples ? { examples } : {}),
     }),
     ApiResponse({
       status: 304,
       description:
-        'Not Modified: If-None-Match matched the ETag of this answer as it stands. No body; not ' +
-        'charged',
+        'Not Modified: If-None-Match matched the ETag of this answer. No body; not charged',
       headers: { ...CACHE_HEADERS },
     }),
   ) as MethodDecorator;

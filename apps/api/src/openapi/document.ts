@@ -72,26 +72,16 @@ function documentConfig(): Omit<OpenAPIObject, 'paths'> {
     .setVersion('1.0.0')
     .addServer('/', 'The server that serves this document (paths include /v1)')
     .addBearerAuth(
-      {
-        type: 'http',
-        scheme: 'bearer',
-        description: 'An API key as "Authorization: Bearer <key>" (recommended)',
-      },
+      { type: 'http', description: 'An API key as "Authorization: Bearer <key>" (recommended)' },
       SECURITY_SCHEMES.bearer,
     )
     .addApiKey(
-      {
-        type: 'apiKey',
-        in: 'header',
-        name: 'X-API-Key',
-        description: 'An API key as "X-API-Key: <key>"',
-      },
+      { type: 'apiKey', name: 'X-API-Key', description: 'An API key as "X-API-Key: <key>"' },
       SECURITY_SCHEMES.apiKey,
     )
     .addBearerAuth(
       {
         type: 'http',
-        scheme: 'bearer',
         description: 'The operator\'s ADMIN_TOKEN as "Authorization: Bearer <token>"',
       },
       SECURITY_SCHEMES.adminToken,
@@ -106,98 +96,68 @@ const REQUEST_ID_HEADER = {
   schema: { type: 'string' },
 };
 
-type ResponsesMap = Record<
-  string,
-  { description?: string; headers?: Record<string, unknown>; content?: unknown }
->;
-interface ParameterObject {
-  example?: unknown;
-  schema?: { example?: unknown };
+/** What the passes below read and write of an operation Nest generated. */
+interface Operation {
+  parameters?: { example?: unknown; schema?: { example?: unknown } }[];
+  responses?: Record<string, { description?: string; headers?: Record<string, unknown> }>;
+  security?: Record<string, string[]>[];
 }
-type PathItem = Record<
-  string,
-  {
-    parameters?: ParameterObject[];
-    responses?: ResponsesMap;
-    security?: Record<string, string[]>[];
-  }
->;
 
-const unixSeconds = (what: string) => ({
-  description: `${what} (Unix seconds)`,
-  schema: { type: 'integer' },
-});
+/** Every operation of the document, with its method. */
+function operations(document: OpenAPIObject): [string, Operation][] {
+  return Object.values(document.paths).flatMap((item) =>
+    Object.entries(item as Record<string, Operation>),
+  );
+}
+
+const INTEGER = { type: 'integer' };
+const COUNT = { type: 'integer', minimum: 0 };
+const TEXT = { type: 'string' };
+const header = (description: string, schema: object) => ({ description, schema });
 
 /** What every response to a request with a valid API key says about the key's limits. */
 const METERING_HEADERS: Record<string, { description: string; schema: object }> = {
-  'X-RateLimit-Limit': {
-    description: 'Requests allowed in the hourly window',
-    schema: { type: 'integer' },
-  },
-  'X-RateLimit-Remaining': {
-    description: 'Requests left in the hourly window',
-    schema: { type: 'integer', minimum: 0 },
-  },
-  'X-RateLimit-Reset': unixSeconds(
-    'When the hourly window ends (an hour from now if none is open)',
+  'X-RateLimit-Limit': header('Requests allowed in the hourly window', INTEGER),
+  'X-RateLimit-Remaining': header('Requests left in the hourly window', COUNT),
+  'X-RateLimit-Reset': header(
+    'When the hourly window ends (an hour from now if none is open) (Unix seconds)',
+    INTEGER,
   ),
-  'X-Credits-Limit': { description: 'Credits per month', schema: { type: 'integer' } },
-  'X-Credits-Remaining': {
-    description: 'Credits left this month',
-    schema: { type: 'integer', minimum: 0 },
-  },
-  'X-Credits-Reset': unixSeconds('When credits reset: 00:00 UTC on the 1st'),
-  'RateLimit-Policy': {
-    description: 'The hourly window as the IETF draft writes it: "hourly";q=<limit>;w=3600',
-    schema: { type: 'string' },
-  },
-  RateLimit: {
-    description: 'Its state: "hourly";r=<remaining>;t=<seconds until the window ends>',
-    schema: { type: 'string' },
-  },
+  'X-Credits-Limit': header('Credits per month', INTEGER),
+  'X-Credits-Remaining': header('Credits left this month', COUNT),
+  'X-Credits-Reset': header('When credits reset: 00:00 UTC on the 1st (Unix seconds)', INTEGER),
+  'RateLimit-Policy': header(
+    'The hourly window as the IETF draft writes it: "hourly";q=<limit>;w=3600',
+    TEXT,
+  ),
+  RateLimit: header('Its state: "hourly";r=<remaining>;t=<seconds until the window ends>', TEXT),
 };
 
-/** Every response of every operation carries X-Request-Id. */
-function addRequestIdHeader(document: OpenAPIObject): void {
+/**
+ * Every response carries X-Request-Id. The operations an API key calls also carry the key's
+ * counters: only 2xx and 304 promise them, since a 401, a 429 for failed authentications, a 503
+ * with Redis away, or a body refused before the key is checked (413, 415) has none.
+ */
+function addResponseHeaders(document: OpenAPIObject): void {
   document.components = {
     ...document.components,
-    headers: { ...document.components?.headers, 'X-Request-Id': REQUEST_ID_HEADER },
+    headers: {
+      ...document.components?.headers,
+      'X-Request-Id': REQUEST_ID_HEADER,
+      ...METERING_HEADERS,
+    },
   };
-  for (const item of Object.values(document.paths as Record<string, PathItem>)) {
-    for (const operation of Object.values(item)) {
-      for (const response of Object.values(operation.responses ?? {})) {
-        response.headers = {
-          'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-          ...response.headers,
-        };
-      }
-    }
-  }
-}
-
-/**
- * Operations an API key calls: the answer to a request whose key was checked carries the key's
- * counters. Only 2xx and 304 promise them: a 401, a 429 for failed authentications, a 503 with
- * Redis away, or a body refused before the key is checked (413, 415) has none.
- */
-function addMeteringHeaders(document: OpenAPIObject): void {
-  document.components!.headers = { ...document.components!.headers, ...METERING_HEADERS };
-  for (const item of Object.values(document.paths as Record<string, PathItem>)) {
-    for (const operation of Object.values(item)) {
-      const byApiKey = operation.security?.some(
-        (requirement) => SECURITY_SCHEMES.apiKey in requirement,
-      );
-      if (!byApiKey) continue;
-      for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        if (status === '401') continue;
-        const promised = status.startsWith('2') || status === '304';
-        const headers = Object.fromEntries(
-          Object.entries(METERING_HEADERS).map(([name, header]) => [
-            name,
-            promised ? { ...header, required: true } : { $ref: `#/components/headers/${name}` },
-          ]),
-        );
-        response.headers = { ...response.headers, ...headers };
+  const reference = (name: string) => ({ $ref: `#/components/headers/${name}` });
+  for (const [, operation] of operations(document)) {
+    const byApiKey = operation.security?.some(
+      (requirement) => SECURITY_SCHEMES.apiKey in requirement,
+    );
+    for (const [status, response] of Object.entries(operation.responses ?? {})) {
+      response.headers = { 'X-Request-Id': reference('X-Request-Id'), ...response.headers };
+      if (!byApiKey || status === '401') continue;
+      const promised = status.startsWith('2') || status === '304';
+      for (const [name, header] of Object.entries(METERING_HEADERS)) {
+        response.headers[name] = promised ? { ...header, required: true } : reference(name);
       }
     }
   }
@@ -209,14 +169,12 @@ function addMeteringHeaders(document: OpenAPIObject): void {
  * Dredd and client generators read the Parameter Object's own `example`: it moves there.
  */
 function hoistParameterExamples(document: OpenAPIObject): void {
-  for (const item of Object.values(document.paths as Record<string, PathItem>)) {
-    for (const operation of Object.values(item)) {
-      for (const parameter of operation.parameters ?? []) {
-        if (parameter.schema?.example === undefined) continue;
-        const { example, ...schema } = parameter.schema;
-        parameter.example = example;
-        parameter.schema = schema;
-      }
+  for (const [, operation] of operations(document)) {
+    for (const parameter of operation.parameters ?? []) {
+      if (parameter.schema?.example === undefined) continue;
+      const { example, ...schema } = parameter.schema;
+      parameter.example = example;
+      parameter.schema = schema;
     }
   }
 }
@@ -250,7 +208,10 @@ function addDocumentOperation(document: OpenAPIObject): void {
             },
           },
         },
-        ...requestLimitResponses(),
+        // What any route can refuse (the decorated ones get these from ApiErrorResponses).
+        '408': refusal(408),
+        '414': refusal(414),
+        '431': refusal(431),
       },
     } as never,
   };
@@ -265,25 +226,15 @@ function refusal(status: 408 | 413 | 414 | 415 | 431) {
 }
 
 /**
- * The refusals of a request too slow or too big that every route can give (the decorated routes
- * get them from ApiErrorResponses).
- */
-function requestLimitResponses(): Record<string, unknown> {
-  return { '408': refusal(408), '414': refusal(414), '431': refusal(431) };
-}
-
-/**
  * Fastify reads the body of every request but a GET before the route runs, a DELETE's too
  * (none is asked for): one over the size limit is a 413, one of a type it does not parse a
  * 415, on every such operation. They all answer in the general shape (the coded routes are GETs).
  */
 function addBodyRefusals(document: OpenAPIObject): void {
-  for (const item of Object.values(document.paths as Record<string, PathItem>)) {
-    for (const [method, operation] of Object.entries(item)) {
-      if (method === 'get' || !operation.responses) continue;
-      operation.responses['413'] ??= refusal(413);
-      operation.responses['415'] ??= refusal(415);
-    }
+  for (const [method, operation] of operations(document)) {
+    if (method === 'get' || !operation.responses) continue;
+    operation.responses['413'] ??= refusal(413);
+    operation.responses['415'] ??= refusal(415);
   }
 }
 
@@ -293,8 +244,7 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   hoistParameterExamples(document);
   addDocumentOperation(document);
   addBodyRefusals(document);
-  addRequestIdHeader(document);
-  addMeteringHeaders(document);
+  addResponseHeaders(document);
   return document;
 }
 

@@ -1,12 +1,12 @@
-import type { ApiParamOptions, ApiQueryOptions } from '@nestjs/swagger';
-import { PAGE_SIZE } from '../http/query-parameters.js';
+import type { ApiParamOptions } from '@nestjs/swagger';
 import { PATTERNS } from './patterns.js';
 
 /**
  * Example values of the parameters, all from the demo catalogue that `npm start` loads
  * (apps/api/src/demo/demo-catalogue.ts): AcmeChat, whose one pricing page is scraped weekly and
- * extracted monthly from 20241116 on. Swagger UI's "Try it out" and contract testers (Dredd, in
- * test/contract.e2e.test.ts) send them as they are, so each names data that exists there.
+ * extracted monthly from 20241116 on, and Hubbly to compare it with. Swagger UI's "Try it out"
+ * and contract testers (Dredd, in test/contract.e2e.test.ts) send them as they are, so each
+ * names data that exists there.
  */
 export const EXAMPLES = {
   companySlug: 'acmechat.io',
@@ -16,6 +16,10 @@ export const EXAMPLES = {
   version: '20250104',
   /** A later extraction, with price changes since `version`. */
   laterVersion: '20260307',
+  /** A second company, which the compare route's example sets beside AcmeChat. */
+  otherCompanySlug: 'hubbly.com',
+  /** Two pages compared: AcmeChat's and Hubbly's (each company's only page). */
+  comparedSlugs: 'acmechat,hubbly',
   quarter: '2025Q1',
   month: '2025M01',
   week: '2025W01',
@@ -72,42 +76,3 @@ export const COMPANY_SLUG_PARAMETER = pathParameter(
 export function idParameter(description: string, example: string): ApiParamOptions {
   return pathParameter('id', description, PATTERNS.uuid, example);
 }
-
-/**
- * `currency=` of the routes that convert (pricing, series, plans, benchmarks, export). No
- * example here: the pricing route's would be sent with version's (Dredd sends every example),
- * and a converted answer has no ETag. The other routes add one.
- */
-export const CURRENCY_PARAMETER = {
-  name: 'currency',
-  required: false,
-  type: String,
-  pattern: PATTERNS.currencyParameter,
-  description:
-    "Convert each charge's monthly equivalent into this currency (three letters, any case) " +
-    'at the exchange rate of the latest date on or before its version: each charge then ' +
-    'carries converted (null without a rate)',
-} satisfies ApiQueryOptions;
-
-/** `limit` of a paged list, documented with the bounds pageParameters applies. */
-export function limitQuery(items: string): ApiQueryOptions {
-  return {
-    name: 'limit',
-    required: false,
-    type: 'integer',
-    minimum: PAGE_SIZE.min,
-    maximum: PAGE_SIZE.max,
-    default: PAGE_SIZE.fallback,
-    description: `${items} per page`,
-  };
-}
-
-/** `page` of a paged list. */
-export const PAGE_NUMBER_QUERY: ApiQueryOptions = {
-  name: 'page',
-  required: false,
-  type: 'integer',
-  minimum: 1,
-  default: 1,
-  description: 'Page number, from 1',
-};

@@ -1,4 +1,4 @@
-import { COMPANY_SLUG, PAGE_SLUG, VALUE_PATTERNS } from '#app/domain';
+import { COMPANY_SLUG, OPEN_IDENTIFIER, PAGE_SLUG, VALUE_PATTERNS } from '#app/domain';
 import { COMPANY_SORT_COLUMNS, type CompanySortField } from '#app/persistence';
 
 /**
@@ -10,11 +10,10 @@ export const PATTERNS = {
   uuid: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
   companySlug: COMPANY_SLUG.source,
   pageSlug: PAGE_SLUG.source,
-  identifier: '^[a-z][a-z0-9_]*$',
+  identifier: OPEN_IDENTIFIER.source,
+  /** A change feed position, as the feed hands it out (base64url). */
+  cursor: '^[A-Za-z0-9_-]+$',
 } as const;
 
 /** The fields `sort` accepts, from the same table the query uses. */
 export const SORT_FIELDS = Object.keys(COMPANY_SORT_COLUMNS) as CompanySortField[];
-
-const SORT_ALTERNATIVES = SORT_FIELDS.join('|');
-export const SORT_PATTERN = `^(-?(${SORT_ALTERNATIVES})|(${SORT_ALTERNATIVES}):(asc|desc))$`;

@@ -4,7 +4,7 @@ import { KeyAccess } from '../auth/api-key.guard.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { PAGE_SLUG_PARAMETER } from '../openapi/parameters.js';
-import { PageReferenceDto } from './pages.dto.js';
+import { PageReferenceDto } from '../openapi/shared.dto.js';
 import { PAGES_ERROR_EXAMPLES } from './pages.examples.js';
 import { PagesQueries } from './pages.queries.js';
 

@@ -6,21 +6,15 @@ export const PAGES_ERROR_EXAMPLES = {
     400: {
       pageRequired: {
         summary: 'Several pages, none primary',
-        value: {
-          error: 'Bad Request',
-          message: 'acme.io has several pricing pages and no primary one: name one',
-          details: { pages: ['acme.enterprise', 'acme.teams'] },
-        },
+        message: 'acme.io has several pricing pages and no primary one: name one',
+        details: { pages: ['acme.enterprise', 'acme.teams'] },
       },
     },
     404: {
       unknown: {
         summary: 'Unknown slug',
-        value: {
-          error: 'Not Found',
-          message: 'No pricing page with slug notoin',
-          details: { slug: 'notoin', suggestion: 'notion.so' },
-        },
+        message: 'No pricing page with slug notoin',
+        details: { slug: 'notoin', suggestion: 'notion.so' },
       },
     },
   },

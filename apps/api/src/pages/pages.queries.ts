@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SlugResolver } from '../catalogue/slug-resolver.js';
-import { pageReference } from './page-reference.js';
+import { pageReference } from '../catalogue/page-reference.js';
 
 /** The read of the pages route. */
 @Injectable()

@@ -1,66 +1,36 @@
 import type { ErrorExamples } from '../openapi/decorators.js';
+import {
+  AS_OF_EXAMPLE,
+  INVALID_CURRENCY_EXAMPLE,
+  PAGE_REQUIRED_EXAMPLE,
+} from '../openapi/shared.examples.js';
 
 const UNKNOWN_SLUG_EXAMPLE = {
   summary: 'Unknown slug',
-  value: {
-    error: 'No pricing page with slug notoin',
-    code: 'NOT_FOUND',
-    details: { slug: 'notoin', message: 'No pricing page with slug notoin' },
-  },
+  message: 'No pricing page with slug notoin',
+  code: 'NOT_FOUND',
+  details: { slug: 'notoin', message: 'No pricing page with slug notoin' },
 };
 
 const VERSION_NOT_FOUND_EXAMPLE = {
   summary: 'No extraction of that version',
-  value: {
-    error: 'No pricing extraction of notion for version 20250101',
-    code: 'VERSION_NOT_FOUND',
-    details: {
-      slug: 'notion',
-      requested_version: '20250101',
-      message: 'No pricing extraction of notion for version 20250101',
-      available_versions: ['20250901', '20251016'],
-      latest_version: '20251016',
-      suggestion: 'Use one of available_versions, e.g. GET /v1/api/pricing/notion?version=20251016',
-    },
+  message: 'No pricing extraction of notion for version 20250101',
+  code: 'VERSION_NOT_FOUND',
+  details: {
+    slug: 'notion',
+    requested_version: '20250101',
+    message: 'No pricing extraction of notion for version 20250101',
+    available_versions: ['20250901', '20251016'],
+    latest_version: '20251016',
+    suggestion: 'Use one of available_versions, e.g. GET /v1/api/pricing/notion?version=20251016',
   },
 };
 
 const INVALID_VERSION_EXAMPLE = {
   summary: 'Malformed version',
-  value: {
-    error: 'version must be a real date in YYYYMMDD form',
-    code: 'INVALID_VERSION',
-    details: { provided: '2025-10-16' },
-  },
-};
-
-const PAGE_REQUIRED_EXAMPLE = {
-  summary: 'A company with several pages and no primary one',
-  value: {
-    error: 'duo.io has several pricing pages and no primary one: name one',
-    code: 'PAGE_REQUIRED',
-    details: { pages: ['duo.a-team', 'duo.b-team'] },
-  },
-};
-
-/** An as_of that is no calendar date: the 400 of every route that takes one. */
-export const AS_OF_EXAMPLE = {
-  summary: 'as_of not a calendar date',
-  value: {
-    error: 'as_of must be a real date in YYYYMMDD form',
-    code: 'INVALID_DATE',
-    details: { parameter: 'as_of', provided: '20250230' },
-  },
-};
-
-/** A currency that is no three-letter code: the 400 of every route that converts. */
-export const INVALID_CURRENCY_EXAMPLE = {
-  summary: 'currency not a three-letter code',
-  value: {
-    error: 'currency must be a three-letter ISO 4217 code, such as EUR',
-    code: 'INVALID_CURRENCY',
-    details: { parameter: 'currency', provided: 'EURO' },
-  },
+  message: 'version must be a real date in YYYYMMDD form',
+  code: 'INVALID_VERSION',
+  details: { provided: '2025-10-16' },
 };
 
 /** The error examples of each PricingController route, by method name. */
@@ -69,11 +39,9 @@ export const PRICING_ERROR_EXAMPLES = {
     400: {
       conflicting: {
         summary: 'version and period together',
-        value: {
-          error: 'Give version or period, not both',
-          code: 'CONFLICTING_PARAMETERS',
-          details: { provided: { version: '20251016', period: '2025Q4' } },
-        },
+        message: 'Give version or period, not both',
+        code: 'CONFLICTING_PARAMETERS',
+        details: { provided: { version: '20251016', period: '2025Q4' } },
       },
       version: INVALID_VERSION_EXAMPLE,
       asOf: AS_OF_EXAMPLE,
@@ -84,17 +52,15 @@ export const PRICING_ERROR_EXAMPLES = {
       versionNotFound: VERSION_NOT_FOUND_EXAMPLE,
       periodNotFound: {
         summary: 'No extraction in the period',
-        value: {
-          error: 'No pricing extraction of notion in 2024Q1',
-          code: 'PERIOD_NOT_FOUND',
-          details: {
-            slug: 'notion',
-            requested_period: '2024Q1',
-            message: 'No pricing extraction of notion between 20240101 and 20240331',
-            latest_version: '20251016',
-            suggestion:
-              'The latest extraction is 20251016: GET /v1/api/pricing/notion?version=20251016',
-          },
+        message: 'No pricing extraction of notion in 2024Q1',
+        code: 'PERIOD_NOT_FOUND',
+        details: {
+          slug: 'notion',
+          requested_period: '2024Q1',
+          message: 'No pricing extraction of notion between 20240101 and 20240331',
+          latest_version: '20251016',
+          suggestion:
+            'The latest extraction is 20251016: GET /v1/api/pricing/notion?version=20251016',
         },
       },
     },
@@ -107,11 +73,9 @@ export const PRICING_ERROR_EXAMPLES = {
     400: {
       missing: {
         summary: 'No from',
-        value: {
-          error: 'from is required: a version YYYYMMDD',
-          code: 'INVALID_PARAMETER',
-          details: { parameter: 'from', provided: null, expected: 'a version YYYYMMDD' },
-        },
+        message: 'from is required: a version YYYYMMDD',
+        code: 'INVALID_PARAMETER',
+        details: { parameter: 'from', provided: null, expected: 'a version YYYYMMDD' },
       },
       version: INVALID_VERSION_EXAMPLE,
       pageRequired: PAGE_REQUIRED_EXAMPLE,
@@ -122,43 +86,35 @@ export const PRICING_ERROR_EXAMPLES = {
     400: {
       range: {
         summary: 'from after to',
-        value: {
-          error: 'from (20250301) is after to (20250101)',
-          code: 'INVALID_RANGE',
-          details: { provided: { from: '20250301', to: '20250101' } },
-        },
+        message: 'from (20250301) is after to (20250101)',
+        code: 'INVALID_RANGE',
+        details: { provided: { from: '20250301', to: '20250101' } },
       },
       tooLarge: {
         summary: 'More than 520 points',
-        value: {
-          error:
-            'From 20000101 to 20251231 by week is more than 520 points: take a longer step or a shorter range',
-          code: 'RANGE_TOO_LARGE',
-          details: {
-            provided: { from: '20000101', to: '20251231', step: 'week' },
-            max_points: 520,
-          },
+        message:
+          'From 20000101 to 20251231 by week is more than 520 points: take a longer step or a shorter range',
+        code: 'RANGE_TOO_LARGE',
+        details: {
+          provided: { from: '20000101', to: '20251231', step: 'week' },
+          max_points: 520,
         },
       },
       step: {
         summary: 'Unknown step',
-        value: {
-          error: 'step must be one of week, month, quarter',
-          code: 'INVALID_PARAMETER',
-          details: {
-            parameter: 'step',
-            provided: 'day',
-            valid_values: ['week', 'month', 'quarter'],
-          },
+        message: 'step must be one of week, month, quarter',
+        code: 'INVALID_PARAMETER',
+        details: {
+          parameter: 'step',
+          provided: 'day',
+          valid_values: ['week', 'month', 'quarter'],
         },
       },
       date: {
         summary: 'from not a calendar date',
-        value: {
-          error: 'from must be a real date in YYYYMMDD form',
-          code: 'INVALID_DATE',
-          details: { parameter: 'from', provided: '20250230' },
-        },
+        message: 'from must be a real date in YYYYMMDD form',
+        code: 'INVALID_DATE',
+        details: { parameter: 'from', provided: '20250230' },
       },
       currency: INVALID_CURRENCY_EXAMPLE,
       pageRequired: PAGE_REQUIRED_EXAMPLE,

@@ -5,6 +5,7 @@ import {
   priceDocument,
   pricingAnswer,
   seriesDates,
+  seriesPlan,
   type Period,
   type PricingDocument,
   type SeriesStep,
@@ -125,19 +126,7 @@ export class PricingQueries {
       return {
         date,
         version: priced.document.version,
-        plans: priced.document.plans.map((plan) => ({
-          internal_name: plan.internal_name,
-          display_name: plan.display_name,
-          add_on: plan.add_on,
-          charges: plan.charges.map((charge) => ({
-            display_name: charge.display_name,
-            billing: charge.billing,
-            currency: charge.currency,
-            price: charge.price,
-            monthly_equivalent: charge.monthly_equivalent,
-            ...(target ? { converted: charge.converted } : {}),
-          })),
-        })),
+        plans: priced.document.plans.map(seriesPlan),
       };
     });
     return {

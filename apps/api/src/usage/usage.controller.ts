@@ -4,8 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import { KeyAccess } from '../auth/api-key.guard.js';
 import { CreditCost } from '../metering/credit-cost.decorator.js';
 import { ApiErrorResponses, ApiKeyAuth } from '../openapi/decorators.js';
-import { UsageDto } from './usage.dto.js';
-import { usageRepresentation } from './usage-representation.js';
+import { UsageDto } from '../openapi/shared.dto.js';
+import { usageRepresentation } from '../metering/usage-representation.js';
 
 @Controller('api/usage')
 @KeyAccess()

@@ -19,6 +19,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { AppConfig } from '#app/config';
+import { categoryNamed } from '#app/domain';
 import { WebhookRepository, type WebhookEntity } from '#app/persistence';
 import { webhookUrlProblem } from '#app/webhooks';
 import type { FastifyRequest } from 'fastify';
@@ -41,7 +42,8 @@ const WEBHOOK_ID = new RegExp(PATTERNS.uuid);
 
 /**
  * Webhooks of the calling key: each receives every pricing change recorded after it was
- * registered (the worker delivers them), filtered by event type and company if asked.
+ * registered (the worker delivers them), filtered by event type, company, category,
+ * significance and price change size if asked.
  */
 @Controller('api/webhooks')
 @KeyAccess({ scope: 'read', feature: 'webhooks' })
@@ -87,6 +89,12 @@ export class WebhooksController {
         secret: `whsec_${randomBytes(32).toString('base64url')}`,
         eventTypes: body.event_types ? [...new Set(body.event_types)] : null,
         companies: body.companies ? [...new Set(body.companies)] : null,
+        // Validated as categories: each names one, spelled here as the companies are.
+        categories: body.categories
+          ? [...new Set(body.categories.map((text) => categoryNamed(text)!))]
+          : null,
+        minSignificance: body.min_significance ?? null,
+        minChangePercent: body.min_change_percent ?? null,
         createdAt: new Date().toISOString(),
       },
       MAX_WEBHOOKS_PER_KEY,
@@ -140,6 +148,9 @@ function representation(webhook: WebhookEntity) {
     url: webhook.url,
     event_types: webhook.eventTypes,
     companies: webhook.companies,
+    categories: webhook.categories,
+    min_significance: webhook.minSignificance,
+    min_change_percent: webhook.minChangePercent,
     created_at: webhook.createdAt,
   };
 }

@@ -7,19 +7,13 @@ export const WEBHOOKS_ERROR_EXAMPLES = {
     400: {
       url: {
         summary: 'A URL that cannot receive webhooks',
-        value: {
-          error: 'Bad Request',
-          message: "url's host intranet.example.com must resolve only to public addresses",
-          details: { parameter: 'url', provided: 'https://intranet.example.com/hook' },
-        },
+        message: "url's host intranet.example.com must resolve only to public addresses",
+        details: { parameter: 'url', provided: 'https://intranet.example.com/hook' },
       },
       limit: {
         summary: 'Too many webhooks',
-        value: {
-          error: 'Bad Request',
-          message: `A key holds at most ${MAX_WEBHOOKS_PER_KEY} webhooks: delete one first`,
-          details: { limit: MAX_WEBHOOKS_PER_KEY },
-        },
+        message: `A key holds at most ${MAX_WEBHOOKS_PER_KEY} webhooks: delete one first`,
+        details: { limit: MAX_WEBHOOKS_PER_KEY },
       },
     },
   },
@@ -27,11 +21,8 @@ export const WEBHOOKS_ERROR_EXAMPLES = {
     404: {
       unknown: {
         summary: 'No webhook of that id for this key',
-        value: {
-          error: 'Not Found',
-          message: 'No webhook 6f1c2b9e-0d4a-4a7b-9c1e-2f3d4e5a6b7c',
-          details: { id: '6f1c2b9e-0d4a-4a7b-9c1e-2f3d4e5a6b7c' },
-        },
+        message: 'No webhook 6f1c2b9e-0d4a-4a7b-9c1e-2f3d4e5a6b7c',
+        details: { id: '6f1c2b9e-0d4a-4a7b-9c1e-2f3d4e5a6b7c' },
       },
     },
   },

@@ -45,7 +45,7 @@ export class IngestWorkerHost implements OnApplicationBootstrap, OnApplicationSh
       },
       run: (job) => this.process(job),
       // The processor counts records, which a chunk's job holds many of.
-      failedForGood: (job, error) => processor.failedForGood(job, error.message),
+      failedForGood: (job, error) => processor.failedForGood(job, error),
       fields: jobFields,
     });
   }

@@ -11,16 +11,18 @@ import {
   type IngestJobResult,
   type SettledRecord,
 } from '#app/contracts';
-import { AppendRecords, RECORD_TYPES, type IngestRecord, type RecordOutcome } from '#app/domain';
+import { AppendRecords, recordTypeOf, type IngestRecord, type RecordOutcome } from '#app/domain';
+import { MAX_RECORDS_PER_BATCH } from '#app/ingest';
 import { Metrics } from '#app/observability';
 import { UnrecoverableError, type Job } from 'bullmq';
 
-/** The most records a job may hold: a batch's. */
-const MAX_RECORDS_PER_JOB = 1_000;
 /** How much of a job's failure reason names its records' reasons (BullMQ keeps it whole). */
 const MAX_REASON_LENGTH = 4_000;
 
 type IngestJob = Job<IngestJobData, IngestJobResult>;
+
+/** Records of a job refused for good, each already settled with its own reason. */
+class RecordsRefused extends UnrecoverableError {}
 
 /**
  * Runs a job, a chunk or a single record: checks its records (unless the API's mark vouches for
@@ -65,7 +67,7 @@ export class IngestProcessor {
     if (failed.length > 0) {
       const reason = failureReason(records.length, failed);
       // Records that wait are worth the queue's backoff; a refusal alone is not.
-      throw retried ? new Error(reason) : new UnrecoverableError(reason);
+      throw retried ? new Error(reason) : new RecordsRefused(reason);
     }
     const appended = final.filter(({ outcome }) => outcome === 'appended').length;
     return {
@@ -78,9 +80,11 @@ export class IngestProcessor {
   /**
    * A job failed for good on its own account (an error of the database or of this code, its
    * locks lost too often): its records without an outcome fail with the job's reason, so that
-   * the batch status does not show them waiting for ever.
+   * the batch status does not show them waiting for ever. Refused records were settled already.
    */
-  async failedForGood(job: IngestJob, reason: string): Promise<void> {
+  async failedForGood(job: IngestJob, error: Error): Promise<void> {
+    if (error instanceof RecordsRefused) return;
+    const reason = error.message;
     const records = isChunkJob(job.data) && Array.isArray(job.data.records) ? job.data.records : [];
     await this.settle(
       job,
@@ -158,13 +162,13 @@ function wellFormedRecords(job: IngestJob): IngestRecord[] {
     typeof data === 'object' &&
     ('records' in data
       ? Array.isArray(data.records) &&
-        data.records.length <= MAX_RECORDS_PER_JOB &&
+        data.records.length <= MAX_RECORDS_PER_BATCH &&
         place(data.chunkIndex) &&
         place(data.firstIndex)
       : 'record' in data);
   if (!wellFormed) {
     throw new UnrecoverableError(
-      `malformed job: a chunk's data is {records (at most ${MAX_RECORDS_PER_JOB}), batchId, ` +
+      `malformed job: a chunk's data is {records (at most ${MAX_RECORDS_PER_BATCH}), batchId, ` +
         "requestId, chunkIndex, firstIndex}, a single record's {record, batchId, requestId}",
     );
   }
@@ -173,8 +177,7 @@ function wellFormedRecords(job: IngestJob): IngestRecord[] {
 
 /** A record's type for a metric label or a failure: one of the known ones, else `invalid`. */
 function recordTypeLabel(record: unknown): string {
-  const type = (record as { type?: unknown } | null)?.type;
-  return RECORD_TYPES.includes(type as IngestRecord['type']) ? (type as string) : 'invalid';
+  return recordTypeOf(record) ?? 'invalid';
 }
 
 /** What the batch's counters learn of a job: every record with an outcome, by position. */

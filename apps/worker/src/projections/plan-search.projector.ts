@@ -6,6 +6,7 @@ import {
   PricingExtracted,
   PricingPageRegistered,
   ScrapeCaptured,
+  lowestMonthlyEquivalent,
   monthlyEquivalent,
   pricePlan,
   unhandledEvent,
@@ -143,9 +144,7 @@ function pageRows(
   };
   document.plans.forEach((plan, planIndex) => {
     // Unrounded, for the filters and the sort; the plan's text carries them rounded.
-    const monthly = plan.charges.map((charge) => monthlyEquivalent(charge.billing, charge.price));
-    const known = monthly.filter((figure) => figure !== null);
-    const lowest = known.length === 0 ? null : Math.min(...known);
+    const lowest = lowestMonthlyEquivalent(plan, version);
     rows.plans.push({
       pageId,
       planIndex,
@@ -174,7 +173,7 @@ function pageRows(
         modality: charge.pricing_metric?.modality ?? null,
         usageType: charge.usage_type,
         currency: charge.currency,
-        monthlyEquivalent: monthly[chargeIndex] ?? null,
+        monthlyEquivalent: monthlyEquivalent(charge.billing, charge.price),
         version,
       });
     });

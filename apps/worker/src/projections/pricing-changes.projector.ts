@@ -106,6 +106,10 @@ export class PricingChangesProjector implements Projector {
           oldValue: JSON.stringify(change.old_value),
           newValue: JSON.stringify(change.new_value),
           recordedAt: event.recordedAt,
+          oldMonthlyEquivalent: change.old_monthly_equivalent ?? null,
+          newMonthlyEquivalent: change.new_monthly_equivalent ?? null,
+          changePercent: change.change_percent ?? null,
+          significance: change.significance,
         });
       });
     }

@@ -3,6 +3,7 @@ import { CompaniesProjector } from './companies.projector.js';
 import { ExchangeRatesProjector } from './exchange-rates.projector.js';
 import { PagesProjector } from './pages.projector.js';
 import { PlanSearchProjector } from './plan-search.projector.js';
+import { PriceIndexProjector } from './price-index.projector.js';
 import { PricingChangesProjector } from './pricing-changes.projector.js';
 import { PricingSnapshotsProjector } from './pricing-snapshots.projector.js';
 import { ProjectionRunner } from './projection-runner.js';
@@ -17,6 +18,7 @@ const PROJECTOR_CLASSES = [
   PricingChangesProjector,
   ExchangeRatesProjector,
   PlanSearchProjector,
+  PriceIndexProjector,
 ];
 
 /** The projectors and the runner that moves them; the worker schedules it, the CLI rebuilds. */

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { AppConfig } from '#app/config';
 import { createRedisConnection, WEBHOOK_QUEUE, type RedisConnection } from '#app/contracts';
 import {
+  CompanyReader,
   PricingChangeReader,
   pricingChangeView,
   WebhookRepository,
@@ -10,6 +11,7 @@ import {
   type WebhookEntity,
 } from '#app/persistence';
 import {
+  passesFilters,
   WEBHOOK_JOB_NAME,
   webhookJobOptions,
   type WebhookJobData,
@@ -29,11 +31,11 @@ const compare = (a: LogPosition, b: LogPosition): number => {
 
 /**
  * Follows the change feed and queues one delivery per webhook and extraction with changes the
- * webhook asked for. Every worker runs one; they need no lock between them. A step queues its
- * jobs, then moves the shared position only if nobody moved it (or registered a webhook)
- * meanwhile: a crash or a lost race between the two queues the same jobs again, under the same
- * ids, which BullMQ keeps as one job. So each change is queued at least once, and in practice
- * once.
+ * webhook asked for (passesFilters; none, no delivery). Every worker runs one; they need no
+ * lock between them. A step queues its jobs, then moves the shared position only if nobody
+ * moved it (or registered a webhook) meanwhile: a crash or a lost race between the two queues
+ * the same jobs again, under the same ids, which BullMQ keeps as one job. So each change is
+ * queued at least once, and in practice once.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -49,6 +51,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly config: AppConfig,
     private readonly changes: PricingChangeReader,
     private readonly webhooks: WebhookRepository,
+    private readonly companies: CompanyReader,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -83,11 +86,17 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     }
     const rows = await this.changes.extractionsAfter(state.position, EXTRACTIONS_PER_STEP);
     if (rows.length === 0) return false;
+    // The companies' categories as they are now, read only when a webhook filters by them.
+    const categories = webhooks.some(({ webhook }) => webhook.categories)
+      ? await this.companies.categoriesOf([...new Set(rows.map((row) => row.companySlug))])
+      : new Map<string, string>();
     const extractions = groupByExtraction(rows);
     const jobs = extractions.flatMap(({ position, changes }) =>
-      webhooks.flatMap(({ webhook, start, wants }) => {
+      webhooks.flatMap(({ webhook, start }) => {
         if (compare(position, start) <= 0) return [];
-        const wanted = changes.filter(wants);
+        const wanted = changes.filter((change) =>
+          passesFilters(webhook, { ...change, category: categories.get(change.companySlug) }),
+        );
         if (wanted.length === 0) return [];
         const id = `${webhook.id}_${position.transactionId}_${position.seq}`;
         const data: WebhookJobData = {
@@ -109,15 +118,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 }
 
-/** A webhook with where it starts in the feed and which changes it asked for. */
+/** A webhook with where it starts in the feed. */
 function subscription(webhook: WebhookEntity) {
-  const { eventTypes, companies } = webhook;
   return {
     webhook,
     start: { transactionId: webhook.startTransactionId, seq: Number(webhook.startSeq) },
-    wants: (change: PricingChangeEntity) =>
-      (!eventTypes || eventTypes.includes(change.eventType)) &&
-      (!companies || companies.includes(change.companySlug)),
   };
 }
 

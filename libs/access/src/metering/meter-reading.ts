@@ -3,8 +3,13 @@ import type { PlanDefinition } from '#app/config';
 /** What a metering call decided. `credits` wins over `hourly` when both are exhausted. */
 export type MeterOutcome = 'ok' | 'burst' | 'credits' | 'hourly';
 
-/** How a request is metered: counted and charged, bounded by the burst limit only, or neither. */
-export type MeterMode = 'charge' | 'uncharged' | 'read';
+/**
+ * How a request is metered: counted and charged; bounded by the burst limit only; refused as a
+ * charge would be, else bounded by the burst limit (`revalidate`: a charged route's answer known
+ * to be an uncharged 304 before it is metered, so nothing is charged to be given back); or
+ * neither (`read`).
+ */
+export type MeterMode = 'charge' | 'uncharged' | 'revalidate' | 'read';
 
 /** A key's counters as one metering call left them. Times are milliseconds since the epoch. */
 export interface MeterReading {

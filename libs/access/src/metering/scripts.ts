@@ -56,8 +56,9 @@ end
  * the request in both, opening a window at the first, and records the charge (the start of the
  * window it was counted in) under its id, so that REFUND_SCRIPT gives it back once; it takes no
  * burst unit, because the burst limit bounds uncharged answers only (an answer that turns out
- * uncharged takes its unit when it is given back); `uncharged` only takes a burst unit; `read`
- * changes nothing.
+ * uncharged takes its unit when it is given back); `uncharged` only takes a burst unit;
+ * `revalidate` refuses as `charge` does, else only takes a burst unit (what a charge given back
+ * with its burst unit leaves, in one step); `read` changes nothing.
  */
 export const METER_SCRIPT = new LuaScript(
   HOUR +
@@ -77,9 +78,14 @@ local used = tonumber(redis.call('GET', KEYS[2])) or 0
 if mode == 'uncharged' then
   local wait = take(KEYS[3], now, burst_size, 1000, 'take')
   if wait > 0 then return {'burst', count, start, used, wait} end
-elseif mode == 'charge' then
+elseif mode == 'charge' or mode == 'revalidate' then
   if used >= credit_limit then return {'credits', count, start, used, 0} end
   if count >= hourly_limit then return {'hourly', count, start, used, start + HOUR - now} end
+  if mode == 'revalidate' then
+    local wait = take(KEYS[3], now, burst_size, 1000, 'take')
+    if wait > 0 then return {'burst', count, start, used, wait} end
+    return {'ok', count, start, used, 0}
+  end
   if start == 0 then
     start, stored_start = now, ARGV[1]
     redis.call('HSET', KEYS[1], 'start', ARGV[1], 'count', 0)

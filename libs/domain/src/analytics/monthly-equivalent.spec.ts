@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { monthlyEquivalent, roundMoney } from './monthly-equivalent.js';
+import { monthlyEquivalent, roundMoney, roundPercent } from './monthly-equivalent.js';
 
 describe('monthlyEquivalent', () => {
   it.each([
@@ -27,5 +27,13 @@ describe('roundMoney', () => {
   it('leaves a figure too large for 4 decimals as it is, never Infinity', () => {
     expect(roundMoney(1.7e308)).toBe(1.7e308);
     expect(roundMoney(1e15 + 0.5)).toBe(1e15 + 0.5);
+  });
+});
+
+describe('roundPercent', () => {
+  it('rounds to 2 decimals, halves away from zero either way', () => {
+    expect(roundPercent(100 / 3)).toBe(33.33);
+    expect(roundPercent(12.125)).toBe(12.13);
+    expect(roundPercent(-12.125)).toBe(-12.13);
   });
 });

@@ -20,7 +20,18 @@ export function monthlyEquivalent(billing: string, price: number | null): number
 
 /** Money figures are computed unrounded and rounded once, to 4 decimals, when written. */
 export function roundMoney(value: number): number {
-  const scaled = Math.round(value * 10_000);
-  // Past 2^53 a double holds no fourth decimal to round (and × 10,000 may overflow).
-  return Number.isSafeInteger(scaled) ? scaled / 10_000 : value;
+  return roundTo(value, 4);
+}
+
+/** A percentage (a change's change_percent), rounded once, to 2 decimals, when written. */
+export function roundPercent(value: number): number {
+  return roundTo(value, 2);
+}
+
+/** Halves away from zero, so that a rise and a fall of the same size round alike. */
+function roundTo(value: number, decimals: number): number {
+  const factor = 10 ** decimals;
+  const scaled = Math.round(Math.abs(value) * factor);
+  // Past 2^53 a double holds no such decimal to round (and the scaling may overflow).
+  return Number.isSafeInteger(scaled) ? (Math.sign(value) * scaled) / factor : value;
 }

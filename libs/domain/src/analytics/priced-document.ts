@@ -17,16 +17,37 @@ type PricedCharge = StoredCharge & {
   converted?: ConvertedFigure | null;
 };
 
-type PricedPlan = Omit<PricingDocument['plans'][number], 'charges'> & {
+export type PricedPlan = Omit<PricingDocument['plans'][number], 'charges'> & {
   charges: PricedCharge[];
 };
 
 export type PricedDocument = Omit<PricingDocument, 'plans'> & { plans: PricedPlan[] };
 
+/** Reads the exchange rates between `target` and each of `currencies` (both directions). */
+type RatesFor = (target: string, currencies: string[]) => Promise<ExchangeRate[]>;
+
 /** A currency to convert into, and the rates to do it with. */
 export interface ConversionTarget {
   currency: string;
   rates: ExchangeRateBook;
+}
+
+/**
+ * A monthly equivalent in `currency`, seen in the extraction of `version`, converted unrounded
+ * with the rate used (rate_date is the version's rate); null when there is no rate.
+ */
+export function convertFigure(
+  monthly: number,
+  currency: string,
+  version: string,
+  target: ConversionTarget,
+): ConvertedFigure | null {
+  const applied = target.rates.rateFor(currency, target.currency, version);
+  if (!applied) return null;
+  const converted = monthly * applied.rate;
+  // A price near the largest double times a large rate overflows: no figure, as without a rate.
+  if (!Number.isFinite(converted)) return null;
+  return { currency: target.currency, monthly_equivalent: converted, ...applied };
 }
 
 /**
@@ -39,13 +60,7 @@ export function convertMonthly(
   target: ConversionTarget,
 ): ConvertedFigure | null {
   const monthly = monthlyEquivalent(charge.billing, charge.price);
-  if (monthly === null) return null;
-  const applied = target.rates.rateFor(charge.currency, target.currency, version);
-  if (!applied) return null;
-  const converted = monthly * applied.rate;
-  // A price near the largest double times a large rate overflows: no figure, as without a rate.
-  if (!Number.isFinite(converted)) return null;
-  return { currency: target.currency, monthly_equivalent: converted, ...applied };
+  return monthly === null ? null : convertFigure(monthly, charge.currency, version, target);
 }
 
 /**
@@ -107,16 +122,27 @@ export function pricingAnswer(
  * The target `currency` with the rates converting these plans into it needs: those between it
  * and each other currency their charges are in, read by `ratesFor` in one call.
  */
-export async function conversionTargetFor(
+export function conversionTargetFor(
   currency: string,
   plans: Iterable<PricingDocument['plans'][number]>,
-  ratesFor: (target: string, currencies: string[]) => Promise<ExchangeRate[]>,
+  ratesFor: RatesFor,
 ): Promise<ConversionTarget> {
   const currencies = new Set<string>();
   for (const plan of plans) {
-    for (const charge of plan.charges) {
-      if (charge.currency !== currency) currencies.add(charge.currency);
-    }
+    for (const charge of plan.charges) currencies.add(charge.currency);
   }
-  return { currency, rates: new ExchangeRateBook(await ratesFor(currency, [...currencies])) };
+  return conversionTargetBetween(currency, currencies, ratesFor);
+}
+
+/**
+ * The target `currency` with the rates between it and each of `currencies` (figures already
+ * reduced to their currencies, as the price index holds them), read by `ratesFor` in one call.
+ */
+export async function conversionTargetBetween(
+  currency: string,
+  currencies: Iterable<string>,
+  ratesFor: RatesFor,
+): Promise<ConversionTarget> {
+  const others = [...new Set(currencies)].filter((other) => other !== currency);
+  return { currency, rates: new ExchangeRateBook(await ratesFor(currency, others)) };
 }

@@ -5,6 +5,13 @@ export type SeriesStep = (typeof SERIES_STEPS)[number];
 /** A series has at most this many points. */
 export const MAX_SERIES_POINTS = 520;
 
+/** The steps of the price index (GET /benchmarks/series): a sample of every page per point. */
+export const PRICE_INDEX_STEPS = ['month', 'quarter'] as const satisfies readonly SeriesStep[];
+export type PriceIndexStep = (typeof PRICE_INDEX_STEPS)[number];
+
+/** The price index has at most this many points: ten years by month. */
+export const MAX_PRICE_INDEX_POINTS = 120;
+
 export function isSeriesStep(value: string): value is SeriesStep {
   return (SERIES_STEPS as readonly string[]).includes(value);
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UndecodableEventError } from '../errors/undecodable-event.error.js';
-import { RECORD_FIELDS, type FieldsDeclaration, type RecordType } from '../records.js';
+import { type FieldsDeclaration } from '../record-fields.js';
+import { RECORD_FIELDS, type RecordType } from '../records.js';
 import type { RecordedEvent } from './domain-event.js';
 import {
   EVENT_CLASSES,

@@ -1,9 +1,8 @@
 import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
-import { RECORD_BOUNDS } from '#app/domain';
+import { CompanyRecord, maxLengthOf } from '#app/domain';
 
 // Record fields are stored as sent, so their columns take the fields' declared lengths (a bound
 // raised without its migration fails test/schema-drift.test.ts).
-const { company } = RECORD_BOUNDS;
 
 /** Companies read model. `id` is the log position of the company's registration. */
 @Entity('companies')
@@ -21,13 +20,13 @@ const { company } = RECORD_BOUNDS;
 @Index('ix_companies_category_slug_trgm', { synchronize: false })
 export class CompanyEntity {
   @PrimaryColumn('integer') id!: number;
-  @Column('varchar', { length: company.slug.maxLength }) slug!: string;
-  @Column('varchar', { length: company.name.maxLength }) name!: string;
+  @Column('varchar', { length: maxLengthOf(CompanyRecord, 'slug') }) slug!: string;
+  @Column('varchar', { length: maxLengthOf(CompanyRecord, 'name') }) name!: string;
   @Column('varchar', { length: 64 }) category!: string;
-  @Column('varchar', { length: company.employees.maxLength }) employees!: string;
-  /** Lower bound of the size band, so bands sort as numbers; at most company.employees.maxBound. */
+  @Column('varchar', { length: maxLengthOf(CompanyRecord, 'employees') }) employees!: string;
+  /** Lower bound of the size band, so bands sort as numbers; at most CompanyRecord's employees maxBound. */
   @Column('integer', { name: 'employees_min' }) employeesMin!: number;
-  @Column('varchar', { length: company.url.maxLength }) url!: string;
+  @Column('varchar', { length: maxLengthOf(CompanyRecord, 'url') }) url!: string;
   @Column('varchar', { name: 'created_at', length: 32 }) createdAt!: string;
   @Column('varchar', { name: 'updated_at', length: 32 }) updatedAt!: string;
 }

@@ -1,8 +1,11 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { RECORD_BOUNDS } from '#app/domain';
-
-const { company, pricing } = RECORD_BOUNDS;
-const charge = pricing.plans.items.charges.items;
+import {
+  ChargeInput,
+  CompanyRecord,
+  PricingMetricInput,
+  PricingRecord,
+  maxLengthOf,
+} from '#app/domain';
 
 /**
  * One charge of a plan in the plan search, with the fields its charge filters compare; all of a
@@ -29,22 +32,22 @@ export class PlanSearchChargeEntity {
   @PrimaryColumn('varchar', { name: 'page_id', length: 36 }) pageId!: string;
   @PrimaryColumn('integer', { name: 'plan_index' }) planIndex!: number;
   @PrimaryColumn('integer', { name: 'charge_index' }) chargeIndex!: number;
-  @Column('varchar', { name: 'company_slug', length: pricing.company_slug.maxLength })
+  @Column('varchar', { name: 'company_slug', length: maxLengthOf(PricingRecord, 'company_slug') })
   companySlug!: string;
   @Column('varchar', { length: 64 }) category!: string;
-  @Column('varchar', { length: company.employees.maxLength }) employees!: string;
-  @Column('varchar', { length: charge.billing.maxLength }) billing!: string;
-  @Column('varchar', { name: 'charge_type', length: charge.charge_type.maxLength })
+  @Column('varchar', { length: maxLengthOf(CompanyRecord, 'employees') }) employees!: string;
+  @Column('varchar', { length: maxLengthOf(ChargeInput, 'billing') }) billing!: string;
+  @Column('varchar', { name: 'charge_type', length: maxLengthOf(ChargeInput, 'charge_type') })
   chargeType!: string;
   /** The pricing metric's modality; null for a charge without a metric. */
   @Column('varchar', {
-    length: charge.pricing_metric.fields.modality.maxLength,
+    length: maxLengthOf(PricingMetricInput, 'modality'),
     nullable: true,
   })
   modality!: string | null;
   @Column('varchar', {
     name: 'usage_type',
-    length: charge.usage_type.maxLength,
+    length: maxLengthOf(ChargeInput, 'usage_type'),
     nullable: true,
   })
   usageType!: string | null;

@@ -1,7 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { RECORD_BOUNDS } from '#app/domain';
-
-const { company } = RECORD_BOUNDS;
+import { CompanyRecord, maxLengthOf } from '#app/domain';
 
 /**
  * The plan search's own copy of each company's profile, kept from the company events, so that
@@ -10,8 +8,8 @@ const { company } = RECORD_BOUNDS;
  */
 @Entity('plan_search_companies')
 export class PlanSearchCompanyEntity {
-  @PrimaryColumn('varchar', { length: company.slug.maxLength }) slug!: string;
-  @Column('varchar', { length: company.name.maxLength }) name!: string;
+  @PrimaryColumn('varchar', { length: maxLengthOf(CompanyRecord, 'slug') }) slug!: string;
+  @Column('varchar', { length: maxLengthOf(CompanyRecord, 'name') }) name!: string;
   @Column('varchar', { length: 64 }) category!: string;
-  @Column('varchar', { length: company.employees.maxLength }) employees!: string;
+  @Column('varchar', { length: maxLengthOf(CompanyRecord, 'employees') }) employees!: string;
 }

@@ -1,7 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { RECORD_BOUNDS } from '#app/domain';
-
-const { pricing } = RECORD_BOUNDS;
+import { PricingRecord, maxLengthOf } from '#app/domain';
 
 /**
  * The version the plan search holds for each pricing page: its latest extraction, which an
@@ -11,7 +9,7 @@ const { pricing } = RECORD_BOUNDS;
 @Entity('plan_search_pages')
 export class PlanSearchPageEntity {
   @PrimaryColumn('varchar', { name: 'page_id', length: 36 }) pageId!: string;
-  @Column('varchar', { name: 'company_slug', length: pricing.company_slug.maxLength })
+  @Column('varchar', { name: 'company_slug', length: maxLengthOf(PricingRecord, 'company_slug') })
   companySlug!: string;
   @Column('varchar', { length: 8 }) version!: string;
 }

@@ -1,8 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { RECORD_BOUNDS } from '#app/domain';
-
-const { company, pricing } = RECORD_BOUNDS;
-const plan = pricing.plans.items;
+import { CompanyRecord, PlanInput, PricingRecord, maxLengthOf } from '#app/domain';
 
 /**
  * One plan of a page's latest extraction, with what the plan search filters and sorts it by:
@@ -36,20 +33,20 @@ export class PlanSearchPlanEntity {
   /** The plan's place in its extraction. */
   @PrimaryColumn('integer', { name: 'plan_index' }) planIndex!: number;
   @Column('varchar', { name: 'composite_slug', length: 400 }) compositeSlug!: string;
-  @Column('varchar', { name: 'company_slug', length: pricing.company_slug.maxLength })
+  @Column('varchar', { name: 'company_slug', length: maxLengthOf(PricingRecord, 'company_slug') })
   companySlug!: string;
-  @Column('varchar', { name: 'company_name', length: company.name.maxLength })
+  @Column('varchar', { name: 'company_name', length: maxLengthOf(CompanyRecord, 'name') })
   companyName!: string;
   /**
    * The name in lower case, the sort's key: a column rather than LOWER(name), which folds ASCII
    * alone on SQLite. Twice the name's length: lower-casing can double a character (İ).
    */
-  @Column('varchar', { name: 'company_name_key', length: 2 * company.name.maxLength })
+  @Column('varchar', { name: 'company_name_key', length: 2 * maxLengthOf(CompanyRecord, 'name') })
   companyNameKey!: string;
   @Column('varchar', { length: 64 }) category!: string;
-  @Column('varchar', { length: company.employees.maxLength }) employees!: string;
+  @Column('varchar', { length: maxLengthOf(CompanyRecord, 'employees') }) employees!: string;
   @Column('varchar', { length: 8 }) version!: string;
-  @Column('varchar', { name: 'internal_name', length: plan.internal_name.maxLength })
+  @Column('varchar', { name: 'internal_name', length: maxLengthOf(PlanInput, 'internal_name') })
   internalName!: string;
   @Column('boolean', { name: 'add_on' }) addOn!: boolean;
   /** A charge billed freemium or priced 0. */

@@ -1,9 +1,8 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { RECORD_BOUNDS } from '#app/domain';
+import { PricingRecord, maxLengthOf, type Significance } from '#app/domain';
 
 // Record fields are stored as sent, so their columns take the fields' declared lengths (a bound
 // raised without its migration fails test/schema-drift.test.ts).
-const { pricing } = RECORD_BOUNDS;
 
 /**
  * One pricing change of the change feed. The primary key is the feed position: the extraction
@@ -22,14 +21,18 @@ const { pricing } = RECORD_BOUNDS;
   'eventSeq',
   'changeIndex',
 ])
+// Partial indexes of the significance filter (migration 1764900000000), which TypeORM would
+// compare by a text of their conditions it does not keep: it must leave them be.
+@Index('ix_pricing_changes_moderate', { synchronize: false })
+@Index('ix_pricing_changes_major', { synchronize: false })
 export class PricingChangeEntity {
   /** Bigints as text: PostgreSQL's transaction ids can outgrow a JavaScript number. */
   @PrimaryColumn('bigint', { name: 'event_transaction_id' }) eventTransactionId!: string;
   @PrimaryColumn('bigint', { name: 'event_seq' }) eventSeq!: string;
   @PrimaryColumn('integer', { name: 'change_index' }) changeIndex!: number;
-  @Column('varchar', { name: 'company_slug', length: pricing.company_slug.maxLength })
+  @Column('varchar', { name: 'company_slug', length: maxLengthOf(PricingRecord, 'company_slug') })
   companySlug!: string;
-  @Column('varchar', { name: 'page_slug', length: pricing.page_slug.maxLength })
+  @Column('varchar', { name: 'page_slug', length: maxLengthOf(PricingRecord, 'page_slug') })
   pageSlug!: string;
   @Column('varchar', { name: 'composite_slug', length: 400 }) compositeSlug!: string;
   /** Null for a page's first extraction. */
@@ -47,4 +50,16 @@ export class PricingChangeEntity {
   @Column('text', { name: 'old_value' }) oldValue!: string;
   @Column('text', { name: 'new_value' }) newValue!: string;
   @Column('varchar', { name: 'recorded_at', length: 32 }) recordedAt!: string;
+  /** A price change's size (ChangeWeight); null for every other change. */
+  @Column('double precision', { name: 'old_monthly_equivalent', nullable: true })
+  oldMonthlyEquivalent!: number | null;
+  @Column('double precision', { name: 'new_monthly_equivalent', nullable: true })
+  newMonthlyEquivalent!: number | null;
+  @Column('double precision', { name: 'change_percent', nullable: true }) changePercent!:
+    number | null;
+  /**
+   * minor, moderate or major. Nullable only for SQLite's sake (see migration 1764900000000):
+   * every row has one.
+   */
+  @Column('varchar', { length: 8, nullable: true }) significance!: Significance;
 }

@@ -1,9 +1,8 @@
 import { Column, Entity, PrimaryColumn, Unique } from 'typeorm';
-import { RECORD_BOUNDS } from '#app/domain';
+import { PageRecord, maxLengthOf } from '#app/domain';
 
 // Record fields are stored as sent, so their columns take the fields' declared lengths (a bound
 // raised without its migration fails test/schema-drift.test.ts).
-const { page } = RECORD_BOUNDS;
 
 /** Pricing pages read model, with the composite slug computed once at ingestion. */
 @Entity('pricing_pages')
@@ -11,11 +10,15 @@ const { page } = RECORD_BOUNDS;
 @Unique('uq_pricing_pages_company_page', ['companySlug', 'pageSlug'])
 export class PricingPageEntity {
   @PrimaryColumn('varchar', { length: 36 }) id!: string;
-  @Column('varchar', { name: 'company_slug', length: page.company_slug.maxLength })
+  @Column('varchar', { name: 'company_slug', length: maxLengthOf(PageRecord, 'company_slug') })
   companySlug!: string;
-  @Column('varchar', { name: 'page_slug', length: page.page_slug.maxLength }) pageSlug!: string;
+  @Column('varchar', { name: 'page_slug', length: maxLengthOf(PageRecord, 'page_slug') })
+  pageSlug!: string;
   @Column('varchar', { name: 'composite_slug', length: 400 }) compositeSlug!: string;
-  @Column('varchar', { name: 'pricing_page_url', length: page.pricing_page_url.maxLength })
+  @Column('varchar', {
+    name: 'pricing_page_url',
+    length: maxLengthOf(PageRecord, 'pricing_page_url'),
+  })
   pricingPageUrl!: string;
   @Column('varchar', { name: 'created_at', length: 32 }) createdAt!: string;
 }

@@ -1,9 +1,8 @@
 import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
-import { RECORD_BOUNDS } from '#app/domain';
+import { PricingRecord, maxLengthOf } from '#app/domain';
 
 // Record fields are stored as sent, so their columns take the fields' declared lengths (a bound
 // raised without its migration fails test/schema-drift.test.ts).
-const { pricing } = RECORD_BOUNDS;
 
 /**
  * One ready-to-serve pricing document (JSON text) per page and version, with its extraction
@@ -15,9 +14,9 @@ const { pricing } = RECORD_BOUNDS;
 export class PricingSnapshotEntity {
   @PrimaryColumn('varchar', { length: 36 }) id!: string;
   @Column('varchar', { name: 'page_id', length: 36 }) pageId!: string;
-  @Column('varchar', { name: 'company_slug', length: pricing.company_slug.maxLength })
+  @Column('varchar', { name: 'company_slug', length: maxLengthOf(PricingRecord, 'company_slug') })
   companySlug!: string;
-  @Column('varchar', { name: 'page_slug', length: pricing.page_slug.maxLength })
+  @Column('varchar', { name: 'page_slug', length: maxLengthOf(PricingRecord, 'page_slug') })
   pageSlug!: string;
   @Column('varchar', { length: 8 }) version!: string;
   @Column('text') document!: string;

@@ -1,9 +1,8 @@
 import { Column, Entity, PrimaryColumn, Unique } from 'typeorm';
-import { RECORD_BOUNDS } from '#app/domain';
+import { ScrapeRecord, maxLengthOf } from '#app/domain';
 
 // Record fields are stored as sent, so their columns take the fields' declared lengths (a bound
 // raised without its migration fails test/schema-drift.test.ts).
-const { scrape } = RECORD_BOUNDS;
 
 /** Scrape files read model: one row per page, version and scraper; never changes once written. */
 @Entity('scrape_files')
@@ -11,28 +10,38 @@ const { scrape } = RECORD_BOUNDS;
 export class ScrapeFileEntity {
   @PrimaryColumn('varchar', { length: 36 }) id!: string;
   @Column('varchar', { name: 'page_id', length: 36 }) pageId!: string;
-  @Column('varchar', { name: 'company_slug', length: scrape.company_slug.maxLength })
+  @Column('varchar', { name: 'company_slug', length: maxLengthOf(ScrapeRecord, 'company_slug') })
   companySlug!: string;
-  @Column('varchar', { name: 'page_slug', length: scrape.page_slug.maxLength }) pageSlug!: string;
+  @Column('varchar', { name: 'page_slug', length: maxLengthOf(ScrapeRecord, 'page_slug') })
+  pageSlug!: string;
   @Column('varchar', { length: 8 }) version!: string;
-  /** Longer than scrape.scraper.maxLength, which the event log's stream id sets. */
+  /** Longer than maxLengthOf(ScrapeRecord, 'scraper'), which the event log's stream id sets. */
   @Column('varchar', { length: 64 }) scraper!: string;
-  @Column('varchar', { name: 'page_url', length: scrape.page_url.maxLength }) pageUrl!: string;
+  @Column('varchar', { name: 'page_url', length: maxLengthOf(ScrapeRecord, 'page_url') })
+  pageUrl!: string;
   @Column('varchar', {
     name: 'screenshot_url',
-    length: scrape.screenshot_url.maxLength,
+    length: maxLengthOf(ScrapeRecord, 'screenshot_url'),
     nullable: true,
   })
   screenshotUrl!: string | null;
   @Column('varchar', {
     name: 'markdown_url',
-    length: scrape.markdown_url.maxLength,
+    length: maxLengthOf(ScrapeRecord, 'markdown_url'),
     nullable: true,
   })
   markdownUrl!: string | null;
-  @Column('varchar', { name: 'html_url', length: scrape.html_url.maxLength, nullable: true })
+  @Column('varchar', {
+    name: 'html_url',
+    length: maxLengthOf(ScrapeRecord, 'html_url'),
+    nullable: true,
+  })
   htmlUrl!: string | null;
-  @Column('varchar', { name: 'ocr_url', length: scrape.ocr_url.maxLength, nullable: true })
+  @Column('varchar', {
+    name: 'ocr_url',
+    length: maxLengthOf(ScrapeRecord, 'ocr_url'),
+    nullable: true,
+  })
   ocrUrl!: string | null;
   @Column('boolean', { nullable: true }) valid!: boolean | null;
   @Column('integer', { nullable: true }) score!: number | null;

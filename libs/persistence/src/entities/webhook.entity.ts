@@ -1,3 +1,4 @@
+import type { Significance } from '#app/domain';
 import { Column, Entity, Index, PrimaryColumn, type ValueTransformer } from 'typeorm';
 
 /** A list of strings stored as JSON text; null (no filter) stays null. */
@@ -22,6 +23,14 @@ export class WebhookEntity {
   eventTypes!: string[] | null;
   /** Company slugs; null for every company. */
   @Column('text', { nullable: true, transformer: JSON_LIST }) companies!: string[] | null;
+  /** Company categories, canonically spelled; null for every category. */
+  @Column('text', { nullable: true, transformer: JSON_LIST }) categories!: string[] | null;
+  /** The least significance a change needs; null for every change. */
+  @Column('varchar', { name: 'min_significance', length: 8, nullable: true })
+  minSignificance!: Significance | null;
+  /** The least change_percent, either way, a price change needs; null for every price change. */
+  @Column('double precision', { name: 'min_change_percent', nullable: true })
+  minChangePercent!: number | null;
   /**
    * The change feed's end when the webhook was registered: it receives the extractions after
    * this position (transaction id, seq), none from before it existed.

@@ -14,6 +14,7 @@ export const PROJECTOR_NAMES = [
   'pricing-changes',
   'exchange-rates',
   'plan-search',
+  'price-index',
 ] as const;
 export type ProjectorName = (typeof PROJECTOR_NAMES)[number];
 

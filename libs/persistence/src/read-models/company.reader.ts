@@ -101,6 +101,15 @@ export class CompanyReader {
     return new Map(rows.map((row) => [row.category, Number(row.companies)]));
   }
 
+  /** The category of each of these companies (a slug not known is absent). */
+  async categoriesOf(slugs: readonly string[]): Promise<Map<string, string>> {
+    if (slugs.length === 0) return new Map();
+    const rows = await this.companies((companies) =>
+      companies.find({ select: { slug: true, category: true }, where: { slug: In([...slugs]) } }),
+    );
+    return new Map(rows.map((company) => [company.slug, company.category]));
+  }
+
   findBySlug(slug: string): Promise<CompanyEntity | null> {
     return this.companies((companies) => companies.findOneBy({ slug }));
   }

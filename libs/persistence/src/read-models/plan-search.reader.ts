@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ReadDatabase } from '../replicas/read-database.js';
+import { Statement } from '../sql.js';
 
 /** What a plan search is filtered by; a list matches any of its values, and all filters hold. */
 export interface PlanSearchFilters {
@@ -42,20 +43,6 @@ export interface PlanSearchRow {
   composite_slug: string;
   version: string;
   plan: string;
-}
-
-/** The statement being written and its parameters, numbered as they are added. */
-class Statement {
-  readonly parameters: unknown[] = [];
-
-  parameter(value: unknown): string {
-    this.parameters.push(value);
-    return `$${this.parameters.length}`;
-  }
-
-  list(values: readonly unknown[]): string {
-    return values.map((value) => this.parameter(value)).join(', ');
-  }
 }
 
 /**

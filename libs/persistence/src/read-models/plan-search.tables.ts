@@ -4,7 +4,7 @@ import { PlanSearchCompanyEntity } from '../entities/plan-search-company.entity.
 import { PlanSearchDiscountEntity } from '../entities/plan-search-discount.entity.js';
 import { PlanSearchPageEntity } from '../entities/plan-search-page.entity.js';
 import { PlanSearchPlanEntity } from '../entities/plan-search-plan.entity.js';
-import { MAX_PARAMETERS } from '../sql.js';
+import { inChunks, MAX_PARAMETERS } from '../sql.js';
 import type { Transaction } from '../transaction-runner.js';
 import { ReadModelTable } from './read-model-table.js';
 
@@ -108,13 +108,4 @@ export class PlanSearchTables {
       await table.clear(tx);
     }
   }
-}
-
-/** `read` over `keys` a statement's worth of parameters at a time, the rows joined. */
-async function inChunks<K, R>(keys: K[], read: (chunk: K[]) => Promise<R[]>): Promise<R[]> {
-  const rows: R[] = [];
-  for (let start = 0; start < keys.length; start += MAX_PARAMETERS) {
-    rows.push(...(await read(keys.slice(start, start + MAX_PARAMETERS))));
-  }
-  return rows;
 }

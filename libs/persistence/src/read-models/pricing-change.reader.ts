@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isPriceChange, type Significance } from '#app/domain';
 import type { Repository } from 'typeorm';
 import { PricingChangeEntity } from '../entities/pricing-change.entity.js';
 import { ReadDatabase } from '../replicas/read-database.js';
@@ -21,7 +22,18 @@ export interface PricingChangeQuery {
   limit: number;
   companySlug?: string;
   eventType?: string;
+  /** Changes of this significance or more. */
+  minSignificance?: Significance;
 }
+
+/**
+ * The condition of each minimum above the least, written exactly as the partial index that
+ * serves it (migration 1764900000000), so that both databases see that the index applies.
+ */
+const AT_LEAST: Record<Exclude<Significance, 'minor'>, string> = {
+  moderate: "change.significance IN ('moderate', 'major')",
+  major: "change.significance = 'major'",
+};
 
 /**
  * The change feed, in feed position order. Only the pricing-changes projector writes it, in
@@ -38,6 +50,7 @@ export class PricingChangeReader {
     limit,
     companySlug,
     eventType,
+    minSignificance,
   }: PricingChangeQuery): Promise<PricingChangeEntity[]> {
     return this.changes((changes) => {
       const query = changes
@@ -53,6 +66,9 @@ export class PricingChangeReader {
       if (companySlug !== undefined)
         query.andWhere('change.companySlug = :companySlug', { companySlug });
       if (eventType !== undefined) query.andWhere('change.eventType = :eventType', { eventType });
+      // Every change is minor or more: that minimum filters nothing.
+      if (minSignificance !== undefined && minSignificance !== 'minor')
+        query.andWhere(AT_LEAST[minSignificance]);
       return query.getMany();
     });
   }
@@ -130,6 +146,14 @@ export function pricingChangeView(row: PricingChangeEntity) {
     field: row.field,
     old_value: JSON.parse(row.oldValue) as unknown,
     new_value: JSON.parse(row.newValue) as unknown,
+    ...(isPriceChange(row.eventType)
+      ? {
+          old_monthly_equivalent: row.oldMonthlyEquivalent,
+          new_monthly_equivalent: row.newMonthlyEquivalent,
+          change_percent: row.changePercent,
+        }
+      : {}),
+    significance: row.significance,
     recorded_at: row.recordedAt,
   };
 }

@@ -8,11 +8,12 @@ import { ReadDatabase } from '../replicas/read-database.js';
 import { afterExtraction } from './feed-cursor.js';
 import type { ExtractionPosition, FeedPosition } from './pricing-change.reader.js';
 
-/** Which pages' extractions to read: by their company's category, size band or slug. */
+/** Which pages' extractions to read: by their company's category, size band or slug, or by id. */
 export interface PageSelection {
   categories?: readonly string[];
   employees?: readonly string[];
   companySlugs?: readonly string[];
+  pageIds?: readonly string[];
 }
 
 /** An extraction with the composite slug of its page. */
@@ -23,8 +24,12 @@ export interface PageExtraction {
   document: string;
 }
 
-/** Extractions an export reads at a time: a few megabytes of documents at most. */
-const EXPORT_CHUNK = 200;
+/**
+ * Extractions an export reads at a time. A chunk and the one read after it are both held for a
+ * moment, parsed and priced: at 200 a 64 MB heap's API ran 54 MB live and 86 full collections
+ * per export (out of memory on a loaded machine); at 50, 51 MB and 37, and no slower.
+ */
+const EXPORT_CHUNK = 50;
 
 interface PositionRow {
   transaction_id: string | number;
@@ -197,6 +202,8 @@ function inForceOn(
     builder.andWhere('company.employees IN (:...employees)', { employees: selection.employees });
   if (selection.companySlugs)
     builder.andWhere('snapshot.companySlug IN (:...slugs)', { slugs: selection.companySlugs });
+  if (selection.pageIds)
+    builder.andWhere('snapshot.pageId IN (:...pageIds)', { pageIds: selection.pageIds });
   return builder.getRawMany<PageExtraction>();
 }
 

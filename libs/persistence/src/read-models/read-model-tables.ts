@@ -6,6 +6,7 @@ import { PricingPageEntity } from '../entities/pricing-page.entity.js';
 import { PricingSnapshotEntity } from '../entities/pricing-snapshot.entity.js';
 import { ScrapeFileEntity } from '../entities/scrape-file.entity.js';
 import { PlanSearchTables } from './plan-search.tables.js';
+import { PriceIndexTables } from './price-index.tables.js';
 import { ReadModelTable } from './read-model-table.js';
 
 /** The writable read-model tables, one per projector. */
@@ -18,4 +19,5 @@ export class ReadModelTables {
   readonly pricingChanges = new ReadModelTable(PricingChangeEntity);
   readonly exchangeRates = new ReadModelTable(ExchangeRateEntity);
   readonly planSearch = new PlanSearchTables();
+  readonly priceIndex = new PriceIndexTables();
 }

@@ -19,7 +19,7 @@ const SERIES_MAX_POINTS = 520;
 
 const $ = (id) => document.getElementById(id);
 
-const state = { chart: null, page: null };
+const state = { chart: null, page: null, picks: [] };
 
 // ------------------------------------------------------------------ the key and the calls
 
@@ -92,16 +92,29 @@ function element(tag, properties = {}, children = []) {
 }
 
 function choiceButton(label, onClick) {
-  const button = element('button', { type: 'button', textContent: label });
+  const button = element('button', { type: 'button', className: 'choice', textContent: label });
   button.addEventListener('click', () => act(() => onClick(button)));
   return element('li', {}, [button]);
 }
 
 /** Marks the chosen button of a list as the current one. */
 function markCurrent(list, chosen) {
-  for (const button of list.querySelectorAll('button')) {
+  for (const button of list.querySelectorAll('button.choice')) {
     button.setAttribute('aria-current', String(button === chosen));
   }
+}
+
+/**
+ * A button whose visible label is `label` and whose accessible name goes on with `more` (which
+ * company it acts on), after a space: the name starts with what the eye reads.
+ */
+function namedButton(label, more, onClick) {
+  const button = element('button', { type: 'button' }, [
+    label,
+    element('span', { className: 'visually-hidden', textContent: ` ${more}` }),
+  ]);
+  button.addEventListener('click', () => act(onClick));
+  return button;
 }
 
 /** `20250105` → a Date at midnight UTC. */
@@ -126,12 +139,15 @@ async function searchCompanies(text) {
   const answer = await apiGet('/companies', { search: text, limit: 20 });
   const results = $('results');
   results.replaceChildren(
-    ...answer.data.map((company) =>
-      choiceButton(`${company.name} (${company.slug})`, (button) => {
+    ...answer.data.map((company) => {
+      const item = choiceButton(`${company.name} (${company.slug})`, (button) => {
         markCurrent(results, button);
         return openCompany(company.slug);
-      }),
-    ),
+      });
+      item.className = 'pick';
+      item.append(namedButton('Add to comparison', `(${company.name})`, () => pick(company)));
+      return item;
+    }),
   );
   const summary = $('search-summary');
   const total = answer.pagination.total;
@@ -172,6 +188,127 @@ async function openCompany(slug) {
     markCurrent(pages, only);
     await openPage(pageSlug(company.pages[0]));
   }
+}
+
+// ------------------------------------------------------------------ companies side by side
+
+/** The most companies the compare view sets side by side (the route itself takes ten pages). */
+const COMPARED_AT_MOST = 4;
+
+function pick(company) {
+  const note = $('compare-note');
+  if (state.picks.some((picked) => picked.slug === company.slug)) {
+    note.textContent = `${company.name} is already in the comparison.`;
+  } else if (state.picks.length >= COMPARED_AT_MOST) {
+    note.textContent = `At most ${COMPARED_AT_MOST} companies: remove one to add ${company.name}.`;
+  } else {
+    state.picks.push({ slug: company.slug, name: company.name });
+    note.textContent = `${company.name} added: ${state.picks.length} of ${COMPARED_AT_MOST}.`;
+  }
+  listPicks();
+  $('compare').hidden = false;
+}
+
+function unpick(picked) {
+  state.picks = state.picks.filter((other) => other !== picked);
+  $('compare-note').textContent = `${picked.name} removed.`;
+  listPicks();
+  // Its button is gone: the focus goes on to the form rather than back to the top of the page.
+  $('compare-form').querySelector('button').focus();
+}
+
+function listPicks() {
+  $('compare-picks').replaceChildren(
+    ...state.picks.map((picked) =>
+      element('li', { className: 'pick' }, [
+        element('span', { textContent: picked.name }),
+        namedButton('Remove', picked.name, () => unpick(picked)),
+      ]),
+    ),
+  );
+}
+
+/** The currency a figure is in: the one asked for, else that of the charge it comes from. */
+function unitOf(charges, figure, currency) {
+  if (currency) return currency;
+  return charges.find((charge) => charge.monthly_equivalent === figure)?.currency ?? '';
+}
+
+function entryText(page, currency) {
+  if (page.entry_price === null) {
+    return currency
+      ? `none in ${currency} (no paid plan, or no exchange rate)`
+      : 'none (no paid plan, or prices in several currencies)';
+  }
+  const charges = page.plans.filter((plan) => !plan.add_on).flatMap((plan) => plan.charges);
+  return `${page.entry_price} ${unitOf(charges, page.entry_price, currency)} a month`;
+}
+
+function comparedPlans(page, currency) {
+  const rows = page.plans.map((plan) => {
+    const lowest = plan.lowest_monthly_equivalent;
+    return element('tr', {}, [
+      element('th', {
+        scope: 'row',
+        textContent: plan.add_on ? `${plan.display_name} (add-on)` : plan.display_name,
+      }),
+      element('td', {
+        className: 'number',
+        textContent: lowest === null ? '—' : `${lowest} ${unitOf(plan.charges, lowest, currency)}`,
+      }),
+    ]);
+  });
+  return element('div', { className: 'scroll' }, [
+    element('table', {}, [
+      element('caption', { textContent: `Plans of ${page.company_name}` }),
+      element('thead', {}, [
+        element('tr', {}, [
+          element('th', { scope: 'col', textContent: 'Plan' }),
+          element('th', { scope: 'col', textContent: 'Lowest a month' }),
+        ]),
+      ]),
+      element('tbody', {}, rows),
+    ]),
+  ]);
+}
+
+function comparedPage(page, index, comparison) {
+  const heading = element('h3', { id: `compared-${index}`, textContent: page.company_name });
+  const about = element('p', { className: 'hint', textContent: `${page.slug}, ${page.category}` });
+  const parts =
+    page.version === null
+      ? [element('p', { textContent: `No pricing extraction on or before ${comparison.as_of}.` })]
+      : [
+          element('p', { className: 'hint', textContent: `Version ${versionLabel(page.version)}` }),
+          element('p', { className: 'entry' }, [
+            'Entry price: ',
+            element('strong', { textContent: entryText(page, comparison.currency) }),
+          ]),
+          comparedPlans(page, comparison.currency),
+        ];
+  const card = element('article', { className: 'compared' }, [heading, about, ...parts]);
+  card.setAttribute('aria-labelledby', heading.id);
+  return card;
+}
+
+/** One call whatever the number of companies: GET /compare with their slugs in the order picked. */
+async function showComparison() {
+  const note = $('compare-note');
+  if (state.picks.length < 2) {
+    note.textContent = 'Add at least two companies to compare them.';
+    return;
+  }
+  const comparison = await apiGet('/compare', {
+    slugs: state.picks.map((picked) => picked.slug).join(','),
+    as_of: $('compare-as-of').value.trim(),
+    currency: $('compare-currency').value,
+  });
+  $('comparison').replaceChildren(
+    ...comparison.pages.map((page, index) => comparedPage(page, index, comparison)),
+  );
+  note.textContent =
+    `${comparison.pages.length} companies as of ${comparison.as_of}` +
+    (comparison.currency ? `, in ${comparison.currency}.` : '.');
 }
 
 // ------------------------------------------------------------------ the price timeline
@@ -551,4 +688,5 @@ $('forget-key').addEventListener('click', () => {
 });
 onSubmit('search-form', () => searchCompanies($('search').value.trim()));
 onSubmit('diff-form', showDiff);
+onSubmit('compare-form', showComparison);
 $('currency').addEventListener('change', () => act(drawTimeline));

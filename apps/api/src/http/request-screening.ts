@@ -1,6 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
+import { errorBody } from '../errors/error-body.js';
+import { errorShapeOf } from '../errors/error-shape.js';
+import { unreadableBody } from './request-bodies.js';
+import { urlTooLong } from './request-limits.js';
 
 /**
  * The security headers helmet sets with its defaults, worked out once: they do not vary by
@@ -25,11 +29,19 @@ function helmetDefaultHeaders(): Record<string, string> {
   return headers;
 }
 
-/** Every answer carries the security headers, set before anything else can answer. */
-export function addSecurityHeaders(fastify: FastifyInstance): void {
+/**
+ * The first onRequest hook, synchronous: every answer carries the security headers, set before
+ * anything else can answer, and a request the service will not read (its URL too long, its body
+ * unreadable) is refused at once, in its route's error shape, before routing to Nest,
+ * authentication or metering. It answers itself rather than throwing, because the routes Nest
+ * does not own (the OpenAPI document, Swagger UI) would otherwise answer in Fastify's shape.
+ */
+export function screenRequests(fastify: FastifyInstance): void {
   const headers = helmetDefaultHeaders();
-  fastify.addHook('onRequest', (_request, reply, done) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     void reply.headers(headers);
-    done();
+    const refusal = urlTooLong(request) ?? unreadableBody(request);
+    if (!refusal) return done();
+    void reply.code(refusal.status).send(errorBody(refusal, errorShapeOf(request), request.id));
   });
 }

@@ -1,0 +1,185 @@
+/**
+ * Scenario: the price index (GET /benchmarks/series) at 10,000 pages with 24 extractions each
+ * (500 pages in a quick run), against R1 as the plan search is: 1,000 distinct queries drawn at
+ * random, each a category and size band, a billing, modality or currency or none, and a range
+ * of months or quarters. Then GET /benchmarks, on the same data, with the same filters at five
+ * dates: it is not kept by the read lane, so every request reads the price index.
+ *
+ * The log is written straight into the events table (the companies scenario says why), with an
+ * EUR to USD rate a month, then the CLI rebuilds the read models from it. Every extraction has one
+ * entry price (its Pro plan, per user and billed monthly; a quarter of the pages price in EUR),
+ * which rises every year.
+ */
+import { CATEGORIES } from '#app/domain';
+import type pg from 'pg';
+import { r1Of } from '../baselines/r1.js';
+import { benchEnvironment } from '../support/environment.js';
+import { explainAnalyze } from '../support/explain.js';
+import { compareWithBaseline, type RequestVariant } from '../support/load.js';
+import { underCeiling, type Measurement, type Scenario } from '../support/scenario.js';
+import { startService } from '../support/service.js';
+import { writeSyntheticLog } from '../support/synthetic-log.js';
+
+const RSS_CEILING_MB = 200;
+const EXTRACTIONS_PER_PAGE = 24;
+/**
+ * Size bands asked for: of a category's 1,250 pages, 156 each in 1-10, 11-50 and 1000+, 312 each
+ * in 51-200 and 201-500 (the synthetic companies' bands).
+ */
+const BANDS = ['1-10', '11-50', '51-200', '201-500', '1000%2B'];
+/** None, or one charge filter, or a currency: each sample is a category and a band's. */
+const FILTERS = [
+  '',
+  '&billing=monthly_recurring_billed_monthly',
+  '&modality=user_based',
+  '&currency=USD',
+  '&currency=EUR',
+];
+/** Ranges within the four years of history (2022-2025), and one to today. */
+const RANGES = [
+  '&from=20220101&to=20231231',
+  '&from=20230615&to=20241231',
+  '&from=20220101&to=20251231&step=quarter',
+  '&from=20240101&to=20251231&step=quarter',
+  '&from=20250101',
+];
+/** The dates /benchmarks is asked at. */
+const AS_OF = ['20220601', '20230101', '20240315', '20250701', '20251231'];
+
+/** Each sample of 8 categories x 5 bands x 5 filters, with each of `tails`: 1,000 paths. */
+function paths(route: string, tails: string[]): RequestVariant[] {
+  return CATEGORIES.flatMap((category) =>
+    BANDS.flatMap((band) =>
+      FILTERS.flatMap((filter) =>
+        tails.map((tail) => ({
+          path: `${route}?category=${encodeURIComponent(category)}&employees=${band}${filter}${tail}`,
+        })),
+      ),
+    ),
+  );
+}
+
+export const priceIndexScenario: Scenario = {
+  id: 'price-index',
+  title: 'Price index (category + size band, a filter, months or quarters) vs R1; benchmarks',
+  async run(context) {
+    const pages = context.quick ? 500 : 10_000;
+    const environment = await benchEnvironment(context, 'price_index');
+    const apiStarting = startService('api', environment.env);
+    const keyCreated = environment.createKey('read');
+    apiStarting.catch(() => undefined);
+    keyCreated.catch(() => undefined);
+    try {
+      context.log(
+        `price-index: writing ${pages.toLocaleString('en-US')} pages of ${EXTRACTIONS_PER_PAGE} extractions to the log`,
+      );
+      const log = await writeSyntheticLog(environment.pool, {
+        companies: pages,
+        pagesPerCompany: 1,
+        versionsPerPage: EXTRACTIONS_PER_PAGE,
+        scrapersPerVersion: 1,
+        pricingPerVersion: true,
+        exchangeRates: true,
+      });
+      context.log(`price-index: rebuilding the read models from ${log.events} events`);
+      const rebuilt = await environment.cli('rebuild');
+      context.log(`price-index: ${rebuilt.trim().split('\n').at(-1)}`);
+      // What autovacuum does within a minute of the rebuild's inserts: statistics for the
+      // planner, and the visibility map that lets a sample read the filter index alone.
+      for (const table of ['price_index_versions', 'price_index_entries']) {
+        await environment.pool.query(`VACUUM ANALYZE ${table}`);
+      }
+      await environment.pool.query('ANALYZE companies');
+      const counted = await environment.pool.query<{ count: string }>(
+        'SELECT count(*) FROM price_index_entries',
+      );
+      const entries = Number(counted.rows[0]?.count);
+      if (entries !== pages * EXTRACTIONS_PER_PAGE) {
+        throw new Error(`the rebuild made ${entries} entries, not ${pages * EXTRACTIONS_PER_PAGE}`);
+      }
+
+      const api = await apiStarting;
+      const headers = { authorization: `Bearer ${await keyCreated}` };
+      const service = (variants: RequestVariant[]) => ({
+        origin: api.origin,
+        pid: api.child.pid,
+        headers,
+        variants,
+        randomOrder: true,
+      });
+      const series = paths('/v1/api/benchmarks/series', RANGES);
+      const rows: Measurement[] = await compareWithBaseline({
+        context,
+        scenario: 'price index · series',
+        // Drawn at random from a thousand distinct questions, as the plan search's.
+        service: service(series),
+        baselineName: 'R1',
+        startBaseline: r1Of(context, environment),
+        minimumRatio: 0.5,
+      });
+      rows[0]!.details = {
+        ...rows[0]!.details,
+        pages,
+        entries,
+        queryPlans: await samplePlans(environment.pool),
+      };
+      const [benchmarks] = await compareWithBaseline({
+        context,
+        scenario: 'price index · benchmarks',
+        service: service(
+          paths(
+            '/v1/api/benchmarks',
+            AS_OF.map((date) => `&as_of=${date}`),
+          ),
+        ),
+        baselineName: 'R1',
+        startBaseline: r1Of(context, environment),
+        minimumRatio: 0,
+      });
+      // Recorded beside the price index, with no target of its own: what a sample costs read
+      // from the database at every request.
+      rows.push({ ...benchmarks!, target: 'none (recorded)', met: true });
+      rows.push(
+        underCeiling(
+          {
+            scenario: 'price index · api process',
+            metric: 'peak RSS MB',
+            service: api.peakRssMb(),
+            details: { pages, note: 'VmHWM after serving the price index and the benchmarks' },
+          },
+          RSS_CEILING_MB,
+          'MB',
+        ),
+      );
+      return rows;
+    } finally {
+      await apiStarting.then(
+        (api) => api.stop(),
+        () => undefined,
+      );
+      await environment.cleanup();
+    }
+  },
+};
+
+/**
+ * PostgreSQL's plans of the statements behind two requests, written as PriceIndexReader writes
+ * them, so the JSON says where the time goes: a category and band over two years, and every
+ * page on one date.
+ */
+async function samplePlans(pool: pg.Pool): Promise<Record<string, string>> {
+  const columns = 'SELECT page_id, version, until, currency, monthly FROM price_index_entries';
+  const inForce = 'version <= $2 AND (until IS NULL OR until > $1)';
+  const ordered = 'ORDER BY page_id, version, entry_index LIMIT 10000';
+  return {
+    categoryAndBand: await explainAnalyze(
+      pool,
+      `${columns} WHERE ${inForce} AND category IN ($3) AND employees IN ($4) ${ordered}`,
+      ['20220101', '20231201', 'Sales', '51-200'],
+    ),
+    everyPageOnOneDate: await explainAnalyze(pool, `${columns} WHERE ${inForce} ${ordered}`, [
+      '20250701',
+      '20250701',
+    ]),
+  };
+}
