@@ -55,7 +55,7 @@ const TAGS: [string, string][] = [
   ['Pricing', 'Structured pricing extracted from a scrape'],
   [
     'Pricing analytics',
-    'Across pages: plan search, benchmarks and export, on comparable monthly prices',
+    'Across pages: plan search, side-by-side comparison, benchmarks and the price index over time, and export, on comparable monthly prices',
   ],
   ['Webhooks', 'Pricing changes pushed to a URL of yours, signed (a plan with webhooks)'],
   ['Usage', "The caller's plan, hourly window and credits (free)"],
