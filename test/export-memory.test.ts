@@ -16,14 +16,15 @@ import { runCli, said } from './support/cli-process.js';
 import { testEnvironment } from './support/test-environment.js';
 
 /**
- * An export far larger than the heap of the process that writes it: 10,000 extractions (the most
- * one call answers) of twenty charges each (200,000 CSV lines, some 36 MB; 100 MB of NDJSON), written into the read model
- * directly, then exported by an API process and by the command-line tool, each with an 80 MB
- * heap. An API process holds some 50 MB once started (mostly its libraries' code), so holding
- * the export, or its documents, would not fit: they finish only because the text is read a
- * chunk at a time and written as the reader takes it. An export that large outlasts a socket's
- * buffers, so it can fail half-way (the client must see it cut short), and a client that stops
- * reading holds it open (a shutdown must cut it rather than wait).
+ * An export far larger than the heap of the process that writes it: 10,000 extractions (the
+ * most one call answers) of twenty charges each (200,000 CSV lines, some 36 MB; 100 MB of
+ * NDJSON), written into the read model directly, then exported by an API process and by the
+ * command-line tool, each with an 80 MB heap. An API process holds some 50 MB once started
+ * (mostly its libraries' code), so neither the NDJSON nor the documents either format is made
+ * from (parsed, they are larger than their text) would fit: the exports finish only because the
+ * text is read a chunk at a time and written as the reader takes it. An export that large
+ * outlasts a socket's buffers, so it can fail half-way (the client must see it cut short), and
+ * a client that stops reading holds it open (a shutdown must cut it rather than wait).
  */
 
 const HEAP = { NODE_OPTIONS: '--max-old-space-size=80' };

@@ -772,9 +772,18 @@ describe('the burst limit and the failed-authentication limit, at their defaults
     expectRetryAfter(response);
   }
 
+  /**
+   * What a bucket that frees one unit every `periodMs` has freed since `started`, at most: the
+   * test's clock runs from before the first request to after the last answer, so it never
+   * counts fewer than the server's.
+   */
+  const refilledSince = (started: number, periodMs: number) =>
+    Math.floor((Date.now() - started) / periodMs);
+  /** Floods, or rounds of failures, a helper tries before it gives up with a clear error. */
+  const MOST_TRIES = 5;
+
   /** The bucket frees one request every 50 ms at the default (20 a second). */
   const BURST_REFILL_MS = 1000 / BURST;
-  const MOST_FLOODS = 5;
 
   /**
    * Sends `flood()` (requests fired at once) until one of its answers is a 429: a machine slow
@@ -788,9 +797,9 @@ describe('the burst limit and the failed-authentication limit, at their defaults
   ): Promise<JsonResponse<RefusalBody>[]> {
     const started = Date.now();
     const answers: JsonResponse<RefusalBody>[] = [];
-    for (let round = 1; round <= MOST_FLOODS; round += 1) {
+    for (let round = 1; round <= MOST_TRIES; round += 1) {
       answers.push(...(await flood()));
-      const refills = Math.floor((Date.now() - started) / BURST_REFILL_MS);
+      const refills = refilledSince(started, BURST_REFILL_MS);
       const admitted = answers.filter((response) => response.status === status).length;
       const refused = answers.filter((response) => response.status === 429);
       expect(admitted).toBeGreaterThanOrEqual(BURST);
@@ -798,7 +807,7 @@ describe('the burst limit and the failed-authentication limit, at their defaults
       expect(refused.length).toBe(answers.length - admitted);
       if (refused.length > 0) return refused;
     }
-    throw new Error(`${MOST_FLOODS} floods met no burst refusal`);
+    throw new Error(`${MOST_TRIES} floods met no burst refusal`);
   }
 
   /** Floods of uncharged requests are bounded, each refusal in its documented body. */
@@ -859,7 +868,7 @@ describe('the burst limit and the failed-authentication limit, at their defaults
 
     it('bounds a flood of 304s, in the coded shape on files, without charging', async () => {
       const key = await limited.createKey(['read']);
-      const path = `/api/files/meter.io/version/${VERSION}`;
+      const path = ROUTES.files;
       const first = await getJson<RefusalBody>(limited, path, key);
       // Charged, so the bucket is still full.
       const etag = first.headers.get('etag')!;
@@ -911,7 +920,6 @@ describe('the burst limit and the failed-authentication limit, at their defaults
 
     /** The limit frees one failure every 2 s at the default (30 a minute). */
     const FAILURE_REFILL_MS = 60_000 / FAILURES;
-    const MOST_ROUNDS = 5;
 
     /**
      * The failures of one client address, `fail(n)` the n-th of them. The first FAILURES are
@@ -922,22 +930,28 @@ describe('the burst limit and the failed-authentication limit, at their defaults
       const started = Date.now();
       let failures = 0;
 
-      /** Fails until refused, and answers the refusal. */
+      /**
+       * Fails until refused, and answers the refusal, whose reset_at (when the next failure is
+       * freed) is at most one refill away.
+       */
       async function untilRefused(): Promise<JsonResponse<RefusalBody>> {
-        for (;;) {
+        for (let attempt = 1; attempt <= 2 * FAILURES; attempt += 1) {
           const response = await fail(failures + 1);
           if (response.status === 429) {
             expect(failures, 'failures admitted before a refusal').toBeGreaterThanOrEqual(FAILURES);
             expectTooMany(response);
+            const freedIn = Date.parse(response.body.details.reset_at) - Date.now();
+            expect(freedIn).toBeLessThanOrEqual(FAILURE_REFILL_MS);
             return response;
           }
           failures += 1;
-          const refills = Math.floor((Date.now() - started) / FAILURE_REFILL_MS);
+          const refills = refilledSince(started, FAILURE_REFILL_MS);
           expect(response.status, `failure ${failures}`).toBe(401);
           expect(failures, `failures admitted within ${refills} refills`).toBeLessThanOrEqual(
             FAILURES + refills,
           );
         }
+        throw new Error(`${2 * FAILURES} attempts in a row met no refusal`);
       }
 
       /**
@@ -946,12 +960,12 @@ describe('the burst limit and the failed-authentication limit, at their defaults
        * been freed meanwhile), so then the round is tried again.
        */
       async function whileRefused<T>(request: () => Promise<T>): Promise<T> {
-        for (let round = 1; round <= MOST_ROUNDS; round += 1) {
+        for (let round = 1; round <= MOST_TRIES; round += 1) {
           const freedAt = Date.parse((await untilRefused()).body.details.reset_at);
           const answer = await request();
           if (Date.now() < freedAt) return answer;
         }
-        throw new Error(`no answer came back before a failure was freed, in ${MOST_ROUNDS} rounds`);
+        throw new Error(`no answer came back before a failure was freed, in ${MOST_TRIES} rounds`);
       }
 
       return { untilRefused, whileRefused };
@@ -977,6 +991,7 @@ describe('the burst limit and the failed-authentication limit, at their defaults
       expect(admitted.headers.get('x-ratelimit-limit')).toBe('10000');
       expect((await attempt('/api/usage', known)).status).toBe(200);
       // A key it has not seen would need one: refused like a guess, until the address may fail again.
+      // A new key each round: a round answered too late may have admitted, and so cached, its key.
       expectTooMany(
         await failures.whileRefused(async () =>
           attempt(ROUTES.companies, await limited.createKey(['read'])),
@@ -1039,7 +1054,8 @@ describe('the burst limit and the failed-authentication limit, at their defaults
     it('counts wrong admin tokens, against the same budget as wrong keys', async () => {
       const address = '198.51.100.30';
       const wrongToken = () => adminWith('wrong-admin-token-0123456789', address);
-      // The limit's worth of wrong tokens, then wrong keys: the first wrong key is refused.
+      // The limit's worth of wrong tokens, then wrong keys: refused once what refilled meanwhile
+      // is spent (at once, on a machine that is not slow).
       const failures = failuresFrom((failure) =>
         failure <= FAILURES ? wrongToken() : attempt(ROUTES.companies, BAD_KEY, address),
       );
