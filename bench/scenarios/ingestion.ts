@@ -11,17 +11,11 @@ import { runI0 } from '../baselines/i0.js';
 import { cpuMeter } from '../support/cpu.js';
 import { benchEnvironment, type BenchEnvironment } from '../support/environment.js';
 import { BATCH_RECORDS, postBatch } from '../support/ingest.js';
-import {
-  againstBaseline,
-  underCeiling,
-  type BenchContext,
-  type Scenario,
-} from '../support/scenario.js';
+import { againstBaseline, type BenchContext, peakRss, type Scenario } from '../support/scenario.js';
 import { startService, type ServiceProcess } from '../support/service.js';
 import { syntheticRecords, type SyntheticLogSpec } from '../support/synthetic-log.js';
 
 const MIN_RATIO = 0.5;
-const RSS_CEILING_MB = 200;
 const BATCHES_IN_FLIGHT = 4;
 const POLL_MS = 100;
 /** Polls of the read models between two questions about a batch's status. */
@@ -93,16 +87,9 @@ export const ingestionScenario: Scenario = {
           MIN_RATIO,
         ),
         ...[api, worker].map((child) =>
-          underCeiling(
-            {
-              scenario: `ingestion · ${child.name} process`,
-              metric: 'peak RSS MB',
-              service: child.peakRssMb(),
-              details: { note: `VmHWM after ingesting ${records.length} records` },
-            },
-            RSS_CEILING_MB,
-            'MB',
-          ),
+          peakRss(`ingestion · ${child.name} process`, child.peakRssMb(), {
+            note: `VmHWM after ingesting ${records.length} records`,
+          }),
         ),
       ];
     } finally {

@@ -13,12 +13,11 @@ import type pg from 'pg';
 import { r1Of } from '../baselines/r1.js';
 import { benchEnvironment } from '../support/environment.js';
 import { compareWithBaseline } from '../support/load.js';
-import { underCeiling, type Scenario } from '../support/scenario.js';
+import { peakRss, type Scenario } from '../support/scenario.js';
 import { startService } from '../support/service.js';
 import { writeSyntheticLog } from '../support/synthetic-log.js';
 import { explainAnalyze } from '../support/explain.js';
 
-const RSS_CEILING_MB = 200;
 /** Plans per extraction in the synthetic log. */
 const PLANS_PER_PAGE = 3;
 /** Size bands asked for: one synthetic company of eight has each of the first and last, two the middle ones. */
@@ -109,16 +108,10 @@ export const plansScenario: Scenario = {
         queryPlans: await searchPlans(environment.pool),
       };
       rows.push(
-        underCeiling(
-          {
-            scenario: 'plans · api process',
-            metric: 'peak RSS MB',
-            service: api.peakRssMb(),
-            details: { plans, note: 'VmHWM after serving the search' },
-          },
-          RSS_CEILING_MB,
-          'MB',
-        ),
+        peakRss('plans · api process', api.peakRssMb(), {
+          plans,
+          note: 'VmHWM after serving the search',
+        }),
       );
       return rows;
     } finally {

@@ -16,11 +16,10 @@ import { r1Of } from '../baselines/r1.js';
 import { benchEnvironment } from '../support/environment.js';
 import { explainAnalyze } from '../support/explain.js';
 import { compareWithBaseline, type RequestVariant } from '../support/load.js';
-import { underCeiling, type Measurement, type Scenario } from '../support/scenario.js';
+import { type Measurement, peakRss, type Scenario } from '../support/scenario.js';
 import { startService } from '../support/service.js';
 import { writeSyntheticLog } from '../support/synthetic-log.js';
 
-const RSS_CEILING_MB = 200;
 const EXTRACTIONS_PER_PAGE = 24;
 /**
  * Size bands asked for: of a category's 1,250 pages, 156 each in 1-10, 11-50 and 1000+, 312 each
@@ -140,16 +139,10 @@ export const priceIndexScenario: Scenario = {
       // from the database at every request.
       rows.push({ ...benchmarks!, target: 'none (recorded)', met: true });
       rows.push(
-        underCeiling(
-          {
-            scenario: 'price index · api process',
-            metric: 'peak RSS MB',
-            service: api.peakRssMb(),
-            details: { pages, note: 'VmHWM after serving the price index and the benchmarks' },
-          },
-          RSS_CEILING_MB,
-          'MB',
-        ),
+        peakRss('price index · api process', api.peakRssMb(), {
+          pages,
+          note: 'VmHWM after serving the price index and the benchmarks',
+        }),
       );
       return rows;
     } finally {

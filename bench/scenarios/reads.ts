@@ -15,9 +15,9 @@ import { ingest, untilProjected } from '../support/ingest.js';
 import { compareWithBaseline, measureThroughput, type LoadTarget } from '../support/load.js';
 import {
   atMostBaseline,
-  underCeiling,
   type BenchContext,
   type Measurement,
+  peakRss,
   type Scenario,
 } from '../support/scenario.js';
 import type { ServiceProcess } from '../support/service.js';
@@ -26,7 +26,6 @@ import { syntheticRecords, type SyntheticLogSpec } from '../support/synthetic-lo
 const MIN_RATIO = 0.6;
 /** CPU per request and open-loop p99, each at most this multiple of R0's. */
 const MAX_RATIO_TO_R0 = 2;
-const RSS_CEILING_MB = 200;
 
 export const readsScenario: Scenario = {
   id: 'reads',
@@ -103,21 +102,12 @@ export const readsScenario: Scenario = {
       }
       for (const child of [api, worker]) {
         rows.push(
-          underCeiling(
-            {
-              scenario: `reads · ${child.name} process`,
-              metric: 'peak RSS MB',
-              service: child.peakRssMb(),
-              details: {
-                note:
-                  child === api
-                    ? 'VmHWM after serving both endpoints'
-                    : 'VmHWM after ingesting the catalogue and idling through the reads',
-              },
-            },
-            RSS_CEILING_MB,
-            'MB',
-          ),
+          peakRss(`reads · ${child.name} process`, child.peakRssMb(), {
+            note:
+              child === api
+                ? 'VmHWM after serving both endpoints'
+                : 'VmHWM after ingesting the catalogue and idling through the reads',
+          }),
         );
       }
       return rows;

@@ -9,12 +9,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runW0 } from '../baselines/w0.js';
 import { benchEnvironment, type BenchEnvironment } from '../support/environment.js';
-import {
-  againstBaseline,
-  underCeiling,
-  type BenchContext,
-  type Scenario,
-} from '../support/scenario.js';
+import { againstBaseline, type BenchContext, peakRss, type Scenario } from '../support/scenario.js';
 import { peakRssMb, ROOT, CLI_NODE_FLAGS } from '../support/service.js';
 import {
   syntheticEventCount,
@@ -25,7 +20,6 @@ import {
 } from '../support/synthetic-log.js';
 
 const MIN_RATIO = 0.7;
-const RSS_CEILING_MB = 200;
 
 /** About 1,000,000 events (quick: 20,000): four scrapes and one extraction a version. */
 function specFor(quick: boolean): SyntheticLogSpec {
@@ -64,16 +58,9 @@ export const rebuildScenario: Scenario = {
           w0.rowsPerSecond,
           MIN_RATIO,
         ),
-        underCeiling(
-          {
-            scenario: 'rebuild · cli process',
-            metric: 'peak RSS MB',
-            service: rebuild.peakRssMb,
-            details: { note: `VmHWM of cli.js rebuild over ${log.events} events` },
-          },
-          RSS_CEILING_MB,
-          'MB',
-        ),
+        peakRss('rebuild · cli process', rebuild.peakRssMb, {
+          note: `VmHWM of cli.js rebuild over ${log.events} events`,
+        }),
       ];
     } finally {
       await environment.cleanup();

@@ -86,3 +86,19 @@ export function atMostBaseline(
     met: ratio <= maximumRatio,
   };
 }
+
+/** Every process of every scenario stays under this resident size at its peak. */
+const RSS_CEILING_MB = 200;
+
+/** A process's peak resident size (VmHWM), held to the ceiling every scenario shares. */
+export function peakRss(
+  scenario: string,
+  peakMb: number,
+  details: Record<string, unknown>,
+): Measurement {
+  return underCeiling(
+    { scenario, metric: 'peak RSS MB', service: peakMb, details },
+    RSS_CEILING_MB,
+    'MB',
+  );
+}

@@ -1,5 +1,9 @@
 import type { ErrorExamples } from '../openapi/decorators.js';
-import { AS_OF_EXAMPLE, INVALID_CURRENCY_EXAMPLE } from '../openapi/shared.examples.js';
+import {
+  AS_OF_EXAMPLE,
+  INVALID_CURRENCY_EXAMPLE,
+  INVALID_RANGE_EXAMPLE,
+} from '../openapi/shared.examples.js';
 
 const CATEGORY_EXAMPLE = {
   summary: 'Unknown category',
@@ -49,12 +53,7 @@ export const BENCHMARKS_ERROR_EXAMPLES = {
         code: 'INVALID_PARAMETER',
         details: { parameter: 'step', provided: 'week', valid_values: ['month', 'quarter'] },
       },
-      range: {
-        summary: 'from after to',
-        message: 'from (20250301) is after to (20250101)',
-        code: 'INVALID_RANGE',
-        details: { provided: { from: '20250301', to: '20250101' } },
-      },
+      range: INVALID_RANGE_EXAMPLE,
       tooLarge: {
         summary: 'More than 120 points',
         message:

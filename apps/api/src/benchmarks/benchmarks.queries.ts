@@ -4,7 +4,6 @@ import {
   MAX_PRICE_INDEX_POINTS,
   percentileRank,
   roundMoney,
-  seriesDates,
   summarise,
   type ConversionTarget,
   type SeriesStep,
@@ -17,7 +16,7 @@ import {
 } from '#app/persistence';
 import { SlugResolver } from '../catalogue/slug-resolver.js';
 import { ConversionTargets } from '../currency/conversion-targets.js';
-import { ApiError } from '../errors/api-error.js';
+import { seriesDatesWithin } from '../http/series-range.js';
 
 /** Which pages a sample takes, and which of their charges count: lists, any value matching. */
 export interface SampleFilters {
@@ -157,15 +156,7 @@ export class BenchmarksQueries {
   /** The groups of the sample at the start of each step (PriceIndexDto). */
   async series(question: PriceIndexQuestion) {
     const { filters, step, from, to, currency } = question;
-    const dates = seriesDates(step, from, to, MAX_PRICE_INDEX_POINTS);
-    if (!dates) {
-      throw new ApiError(
-        400,
-        'RANGE_TOO_LARGE',
-        `From ${from} to ${to} by ${step} is more than ${MAX_PRICE_INDEX_POINTS} points: take a longer step or a shorter range`,
-        { provided: { from, to, step }, max_points: MAX_PRICE_INDEX_POINTS },
-      );
-    }
+    const dates = seriesDatesWithin(step, from, to, MAX_PRICE_INDEX_POINTS);
     const samples = dates.map(() => new Sample(currency));
     const range = { from: dates[0]!, to: dates.at(-1)! };
     await this.eachExtraction(range, selectionOf(filters), currency, (extraction) => {

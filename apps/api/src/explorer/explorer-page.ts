@@ -3,6 +3,12 @@
  * API answers, after the visitor gives a key. No inline script or style: the page's
  * Content-Security-Policy allows this origin's files only.
  */
+/** The currencies both the comparison and the chart may convert into, as a select's options. */
+const CURRENCY_OPTIONS = [
+  '<option value="">As captured</option>',
+  ...['USD', 'EUR', 'GBP'].map((code) => `<option value="${code}">${code}</option>`),
+].join('\n        ');
+
 export const EXPLORER_PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -50,10 +56,7 @@ export const EXPLORER_PAGE = `<!doctype html>
       <input id="compare-as-of" type="text" inputmode="numeric" pattern="[0-9]{8}" maxlength="8" placeholder="YYYYMMDD" autocomplete="off">
       <label for="compare-currency">Comparison currency</label>
       <select id="compare-currency">
-        <option value="">As captured</option>
-        <option value="USD">USD</option>
-        <option value="EUR">EUR</option>
-        <option value="GBP">GBP</option>
+        ${CURRENCY_OPTIONS}
       </select>
       <button type="submit">Show side by side</button>
     </form>
@@ -69,10 +72,7 @@ export const EXPLORER_PAGE = `<!doctype html>
     <div class="row">
       <label for="currency">Currency</label>
       <select id="currency">
-        <option value="">As captured</option>
-        <option value="USD">USD</option>
-        <option value="EUR">EUR</option>
-        <option value="GBP">GBP</option>
+        ${CURRENCY_OPTIONS}
       </select>
     </div>
     <p id="series-summary"></p>

@@ -19,6 +19,14 @@ export const INVALID_CURRENCY_EXAMPLE: ErrorExample = {
   details: { parameter: 'currency', provided: 'EURO' },
 };
 
+/** A range whose start is after its end: the 400 of every series. */
+export const INVALID_RANGE_EXAMPLE: ErrorExample = {
+  summary: 'from after to',
+  message: 'from (20250301) is after to (20250101)',
+  code: 'INVALID_RANGE',
+  details: { provided: { from: '20250301', to: '20250101' } },
+};
+
 /** A category the catalogue does not have (INVALID_PARAMETER where the shape has a code). */
 export const UNKNOWN_CATEGORY_EXAMPLE: ErrorExample = {
   summary: 'Unknown category',

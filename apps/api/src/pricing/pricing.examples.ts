@@ -2,6 +2,7 @@ import type { ErrorExamples } from '../openapi/decorators.js';
 import {
   AS_OF_EXAMPLE,
   INVALID_CURRENCY_EXAMPLE,
+  INVALID_RANGE_EXAMPLE,
   PAGE_REQUIRED_EXAMPLE,
 } from '../openapi/shared.examples.js';
 
@@ -84,12 +85,7 @@ export const PRICING_ERROR_EXAMPLES = {
   },
   series: {
     400: {
-      range: {
-        summary: 'from after to',
-        message: 'from (20250301) is after to (20250101)',
-        code: 'INVALID_RANGE',
-        details: { provided: { from: '20250301', to: '20250101' } },
-      },
+      range: INVALID_RANGE_EXAMPLE,
       tooLarge: {
         summary: 'More than 520 points',
         message:

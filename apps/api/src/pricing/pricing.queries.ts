@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import {
   diffPricing,
-  MAX_SERIES_POINTS,
   priceDocument,
   pricingAnswer,
-  seriesDates,
   seriesPlan,
   type Period,
   type PricingDocument,
@@ -14,6 +12,7 @@ import { PricingSnapshotReader, type PricingPageEntity } from '#app/persistence'
 import { SlugResolver } from '../catalogue/slug-resolver.js';
 import { ConversionTargets } from '../currency/conversion-targets.js';
 import { ApiError } from '../errors/api-error.js';
+import { seriesDatesWithin } from '../http/series-range.js';
 
 /**
  * The reads of the pricing routes. Documents are stored as the extraction gave them; each is
@@ -94,15 +93,7 @@ export class PricingQueries {
     const versions = await this.snapshots.versions(page.id);
     const first = versions[0];
     const from = asked.from ?? (first !== undefined && first < to ? first : to);
-    const dates = seriesDates(step, from, to);
-    if (!dates) {
-      throw new ApiError(
-        400,
-        'RANGE_TOO_LARGE',
-        `From ${from} to ${to} by ${step} is more than ${MAX_SERIES_POINTS} points: take a longer step or a shorter range`,
-        { provided: { from, to, step }, max_points: MAX_SERIES_POINTS },
-      );
-    }
+    const dates = seriesDatesWithin(step, from, to);
     // Both lists are ascending: the version in force moves forward with the dates.
     let next = 0;
     const inForce = dates.map((date) => {
