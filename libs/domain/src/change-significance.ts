@@ -12,10 +12,7 @@ export function significancesFrom(least: Significance): Significance[] {
 }
 
 /** The change types of a price going up or down, the only changes with a size. */
-export const PRICE_CHANGE_TYPES: readonly PricingChangeType[] = [
-  'price_increased',
-  'price_decreased',
-];
+const PRICE_CHANGE_TYPES: readonly PricingChangeType[] = ['price_increased', 'price_decreased'];
 
 export const isPriceChange = (type: string): boolean =>
   (PRICE_CHANGE_TYPES as readonly string[]).includes(type);

@@ -8,7 +8,6 @@ import {
   type PriceIndexStep,
 } from '#app/domain';
 import { KeyAccess } from '../auth/api-key.guard.js';
-import { ApiError } from '../errors/api-error.js';
 import { ServedAheadOfNest } from '../http/read-lane.js';
 import { ApiQueryOf, declaredQuery } from '../http/query-declaration.js';
 import {
@@ -27,6 +26,7 @@ import { EXAMPLES } from '../openapi/parameters.js';
 import { BenchmarkDto, PriceIndexDto } from './benchmarks.dto.js';
 import { BENCHMARKS_ERROR_EXAMPLES } from './benchmarks.examples.js';
 import { BenchmarksQueries, type SampleFilters } from './benchmarks.queries.js';
+import { refuseReversedRange } from '../http/series-range.js';
 
 // The filters of the sample, which both routes take alike.
 const CATEGORY = Categories({
@@ -182,11 +182,7 @@ export class BenchmarksController {
   @ApiErrorResponses('coded', [400, 401, 403, 500], BENCHMARKS_ERROR_EXAMPLES.series)
   series(@Query(declaredQuery) query: PriceIndexQuery) {
     const { from, to = utcDate(new Date()), step, currency } = query;
-    if (from > to) {
-      throw new ApiError(400, 'INVALID_RANGE', `from (${from}) is after to (${to})`, {
-        provided: { from, to },
-      });
-    }
+    refuseReversedRange(from, to);
     return this.benchmarks.series({ filters: filtersOf(query), step, from, to, currency });
   }
 }

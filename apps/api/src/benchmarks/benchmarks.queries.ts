@@ -71,14 +71,6 @@ interface RankedPage {
 
 const rounded = (figure: number | null) => (figure === null ? null : roundMoney(figure));
 
-/** The price index's selection of a sample's filters. */
-const selectionOf = ({ categories, employees, billing, modalities }: SampleFilters) => ({
-  categories,
-  employees,
-  billing,
-  modalities,
-});
-
 /** The entry prices of the pages of a sample, by currency (only the target's, given one). */
 class Sample {
   readonly prices = new Map<string, number[]>();
@@ -134,9 +126,7 @@ export class BenchmarksQueries {
     // The company is looked up first: an unknown one is a 404 before any sample is read.
     const company = question.company ? await this.companyPages(question.company) : undefined;
     const sample = new Sample(currency);
-    await this.eachExtraction({ from: asOf, to: asOf }, selectionOf(filters), currency, (e) =>
-      sample.add(e),
-    );
+    await this.eachExtraction({ from: asOf, to: asOf }, filters, currency, (e) => sample.add(e));
     return {
       as_of: asOf,
       currency: currency ?? null,
@@ -159,7 +149,7 @@ export class BenchmarksQueries {
     const dates = seriesDatesWithin(step, from, to, MAX_PRICE_INDEX_POINTS);
     const samples = dates.map(() => new Sample(currency));
     const range = { from: dates[0]!, to: dates.at(-1)! };
-    await this.eachExtraction(range, selectionOf(filters), currency, (extraction) => {
+    await this.eachExtraction(range, filters, currency, (extraction) => {
       // The points from its version until the page's next extraction.
       const { version, until } = extraction;
       for (let i = firstOnOrAfter(dates, version); i < dates.length; i++) {

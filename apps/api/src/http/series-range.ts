@@ -20,3 +20,12 @@ export function seriesDatesWithin(
     { provided: { from, to, step }, max_points: maxPoints },
   );
 }
+
+/** The 400 INVALID_RANGE of a range whose start is after its end. */
+export function refuseReversedRange(from: string | undefined, to: string): void {
+  if (from !== undefined && from > to) {
+    throw new ApiError(400, 'INVALID_RANGE', `from (${from}) is after to (${to})`, {
+      provided: { from, to },
+    });
+  }
+}

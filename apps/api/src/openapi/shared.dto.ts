@@ -31,7 +31,7 @@ class PricingMetricDto extends Properties({
 }) {}
 
 /** The properties of a charge; a series plan gives some of them (SeriesPlan, below). */
-export const CHARGE = {
+const CHARGE = {
   id: { format: 'uuid', example: '0b8f7c52-3d1e-5f44-8a2b-6c9d1e0f3a27' },
   billing: vocabulary(
     `Billing values named by the interface: ${BILLING_VALUES.join(', ')} ` +

@@ -3,7 +3,6 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger'
 import { isPeriodClosed, SERIES_STEPS, type SeriesStep, utcDate } from '#app/domain';
 import type { FastifyRequest } from 'fastify';
 import { KeyAccess } from '../auth/api-key.guard.js';
-import { ApiError } from '../errors/api-error.js';
 import { cacheableFor, MAX_AGE_SECONDS } from '../http/http-caching.js';
 import { JSON_CONTENT_TYPE, ServedAheadOfNest } from '../http/read-lane.js';
 import { ApiQueryOf, declaredQuery, OneOfParameters } from '../http/query-declaration.js';
@@ -26,6 +25,7 @@ import {
 } from './pricing.dto.js';
 import { PRICING_ERROR_EXAMPLES } from './pricing.examples.js';
 import { PricingQueries } from './pricing.queries.js';
+import { refuseReversedRange } from '../http/series-range.js';
 
 /** The read models a pricing answer is made from: the slug's page, its extractions, the rates. */
 const PRICING_READ_MODELS = ['companies', 'pages', 'pricing-snapshots', 'exchange-rates'];
@@ -184,11 +184,7 @@ export class PricingController {
     @Param('slug') slug: string,
     @Query(declaredQuery) { step, from, to = utcDate(new Date()), currency }: PricingSeriesQuery,
   ) {
-    if (from !== undefined && from > to) {
-      throw new ApiError(400, 'INVALID_RANGE', `from (${from}) is after to (${to})`, {
-        provided: { from, to },
-      });
-    }
+    refuseReversedRange(from, to);
     return this.pricing.series(slug, { step, from, to, currency });
   }
 

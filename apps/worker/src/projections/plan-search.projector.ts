@@ -20,6 +20,7 @@ import {
   type PlanSearchCompanyFields,
   type PlanSearchPageRows,
 } from '#app/persistence';
+import { BatchProfiles } from './batch-profiles.js';
 import { pricingDocumentOf } from './pricing-document-of.js';
 import type { Projector } from './projector.js';
 
@@ -52,20 +53,15 @@ export class PlanSearchProjector implements Projector {
   constructor(private readonly tables: ReadModelTables) {}
 
   async apply(tx: Transaction, events: DecodedEvent[]): Promise<void> {
-    const registered = new Map<string, CompanyProfile>();
-    const changed = new Map<string, CompanyProfile>();
+    const profiles = new BatchProfiles();
     // Of each page, the batch's latest extraction: the others could only be replaced by it.
     const latest = new Map<string, PricingExtractedPayload>();
     for (const event of events) {
       switch (event.type) {
         case CompanyRegistered.TYPE:
-          registered.set(event.payload.slug, event.payload);
+        case CompanyProfileChanged.TYPE:
+          profiles.add(event);
           break;
-        case CompanyProfileChanged.TYPE: {
-          const profile = event.payload;
-          (registered.has(profile.slug) ? registered : changed).set(profile.slug, profile);
-          break;
-        }
         case PricingExtracted.TYPE: {
           const extraction = event.payload;
           const seen = latest.get(extraction.page_id);
@@ -86,14 +82,14 @@ export class PlanSearchProjector implements Projector {
     // Profiles first: the plans written below take each company's profile as the batch leaves it.
     await search.insertCompanies(
       tx,
-      [...registered.values()].map(({ slug, name, category, employees }) => ({
+      [...profiles.registered.values()].map(({ slug, name, category, employees }) => ({
         slug,
         name,
         category,
         employees,
       })),
     );
-    for (const { slug, name, category, employees } of changed.values()) {
+    for (const { slug, name, category, employees } of profiles.changed.values()) {
       await search.changeCompany(
         tx,
         { slug, name, category, employees },

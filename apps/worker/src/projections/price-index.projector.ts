@@ -19,6 +19,7 @@ import {
   type PriceIndexEntryEntity,
   type PriceIndexVersionEntity,
 } from '#app/persistence';
+import { BatchProfiles } from './batch-profiles.js';
 import { pricingDocumentOf } from './pricing-document-of.js';
 import type { Projector } from './projector.js';
 
@@ -46,19 +47,14 @@ export class PriceIndexProjector implements Projector {
   constructor(private readonly tables: ReadModelTables) {}
 
   async apply(tx: Transaction, events: DecodedEvent[]): Promise<void> {
-    const registered = new Map<string, CompanyProfile>();
-    const changed = new Map<string, CompanyProfile>();
+    const profiles = new BatchProfiles();
     const arrived = new Map<string, PricingExtractedPayload[]>();
     for (const event of events) {
       switch (event.type) {
         case CompanyRegistered.TYPE:
-          registered.set(event.payload.slug, event.payload);
+        case CompanyProfileChanged.TYPE:
+          profiles.add(event);
           break;
-        case CompanyProfileChanged.TYPE: {
-          const profile = event.payload;
-          (registered.has(profile.slug) ? registered : changed).set(profile.slug, profile);
-          break;
-        }
         case PricingExtracted.TYPE: {
           const extraction = event.payload;
           const ofPage = arrived.get(extraction.page_id);
@@ -77,8 +73,9 @@ export class PriceIndexProjector implements Projector {
     }
     const index = this.tables.priceIndex;
     // Profiles first: the entries written below take each company's profile as the batch leaves it.
-    await index.insertCompanies(tx, [...registered.values()].map(companyRow));
-    for (const profile of changed.values()) await index.changeCompany(tx, companyRow(profile));
+    await index.insertCompanies(tx, [...profiles.registered.values()].map(companyRow));
+    for (const profile of profiles.changed.values())
+      await index.changeCompany(tx, companyRow(profile));
     if (arrived.size === 0) return;
 
     const pageIds = [...arrived.keys()];

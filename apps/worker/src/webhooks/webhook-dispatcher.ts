@@ -91,12 +91,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       ? await this.companies.categoriesOf([...new Set(rows.map((row) => row.companySlug))])
       : new Map<string, string>();
     const extractions = groupByExtraction(rows);
-    const jobs = extractions.flatMap(({ position, changes }) =>
-      webhooks.flatMap(({ webhook, start }) => {
+    const jobs = extractions.flatMap(({ position, changes }) => {
+      // Each change as the filters read it and as a delivery shows it, made once for all webhooks.
+      const offered = changes.map((change) => ({
+        filtered: { ...change, category: categories.get(change.companySlug) },
+        view: pricingChangeView(change),
+      }));
+      return webhooks.flatMap(({ webhook, start }) => {
         if (compare(position, start) <= 0) return [];
-        const wanted = changes.filter((change) =>
-          passesFilters(webhook, { ...change, category: categories.get(change.companySlug) }),
-        );
+        const wanted = offered.filter(({ filtered }) => passesFilters(webhook, filtered));
         if (wanted.length === 0) return [];
         const id = `${webhook.id}_${position.transactionId}_${position.seq}`;
         const data: WebhookJobData = {
@@ -105,12 +108,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
             id,
             type: WEBHOOK_JOB_NAME,
             webhook_id: webhook.id,
-            changes: wanted.map(pricingChangeView),
+            changes: wanted.map(({ view }) => view),
           },
         };
         return [{ name: WEBHOOK_JOB_NAME, data, opts: { jobId: id } }];
-      }),
-    );
+      });
+    });
     if (jobs.length > 0) await this.queue!.addBulk(jobs);
     await this.webhooks.advanceDispatch(state, extractions.at(-1)!.position);
     // Moved or not (another dispatcher moved first, or a webhook was registered), look again.

@@ -2,7 +2,7 @@ import { In } from 'typeorm';
 import { PriceIndexCompanyEntity } from '../entities/price-index-company.entity.js';
 import { PriceIndexEntryEntity } from '../entities/price-index-entry.entity.js';
 import { PriceIndexVersionEntity } from '../entities/price-index-version.entity.js';
-import { inChunks, MAX_PARAMETERS } from '../sql.js';
+import { inChunks, MAX_PARAMETERS, placeholders } from '../sql.js';
 import type { Transaction } from '../transaction-runner.js';
 import { ReadModelTable } from './read-model-table.js';
 
@@ -92,7 +92,7 @@ export class PriceIndexTables {
     const perStatement = Math.floor(MAX_PARAMETERS / 3);
     for (let start = 0; start < ends.length; start += perStatement) {
       const chunk = ends.slice(start, start + perStatement);
-      const values = chunk.map((_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})`);
+      const values = chunk.map((_, i) => `(${placeholders(3, 3 * i + 1)})`);
       const parameters = chunk.flatMap((end) => [end.pageId, end.version, end.until]);
       for (const table of ENDED_TABLES) {
         await tx.query(

@@ -1,25 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type { PricingDocument } from '#app/domain';
 import { Between, In, LessThanOrEqual, type Repository, type SelectQueryBuilder } from 'typeorm';
-import { CompanyEntity } from '../entities/company.entity.js';
 import { PricingPageEntity } from '../entities/pricing-page.entity.js';
 import { PricingSnapshotEntity } from '../entities/pricing-snapshot.entity.js';
 import { ReadDatabase } from '../replicas/read-database.js';
 import { afterExtraction } from './feed-cursor.js';
 import type { ExtractionPosition, FeedPosition } from './pricing-change.reader.js';
 
-/** Which pages' extractions to read: by their company's category, size band or slug, or by id. */
+/** Which pages' extractions to read. */
 export interface PageSelection {
-  categories?: readonly string[];
-  employees?: readonly string[];
-  companySlugs?: readonly string[];
-  pageIds?: readonly string[];
+  pageIds: readonly string[];
 }
 
 /** An extraction with the composite slug of its page. */
 export interface PageExtraction {
   composite_slug: string;
-  company_slug: string;
   version: string;
   document: string;
 }
@@ -174,12 +169,10 @@ function inForceOn(
   date: string,
   selection: PageSelection,
 ): Promise<PageExtraction[]> {
-  const builder = snapshots
+  return snapshots
     .createQueryBuilder('snapshot')
     .innerJoin(PricingPageEntity, 'page', 'page.id = snapshot.pageId')
-    .innerJoin(CompanyEntity, 'company', 'company.slug = snapshot.companySlug')
     .select('page.compositeSlug', 'composite_slug')
-    .addSelect('snapshot.companySlug', 'company_slug')
     .addSelect('snapshot.version', 'version')
     .addSelect('snapshot.document', 'document')
     .where(
@@ -193,18 +186,9 @@ function inForceOn(
           .getQuery(),
       { date },
     )
-    .orderBy('page.compositeSlug');
-  if (selection.categories)
-    builder.andWhere('company.category IN (:...categories)', {
-      categories: selection.categories,
-    });
-  if (selection.employees)
-    builder.andWhere('company.employees IN (:...employees)', { employees: selection.employees });
-  if (selection.companySlugs)
-    builder.andWhere('snapshot.companySlug IN (:...slugs)', { slugs: selection.companySlugs });
-  if (selection.pageIds)
-    builder.andWhere('snapshot.pageId IN (:...pageIds)', { pageIds: selection.pageIds });
-  return builder.getRawMany<PageExtraction>();
+    .andWhere('snapshot.pageId IN (:...pageIds)', { pageIds: selection.pageIds })
+    .orderBy('page.compositeSlug')
+    .getRawMany<PageExtraction>();
 }
 
 /** The position of the limit-th extraction after `after` (or the last there is); null: none. */
