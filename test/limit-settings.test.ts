@@ -40,17 +40,24 @@ describe('the BURST_LIMIT_PER_SECOND and AUTH_FAILURES_PER_MINUTE settings', () 
 
   it('BURST_LIMIT_PER_SECOND at its highest still admits requests (the bucket step stays within the stored precision)', async () => {
     const roomy = new RequestMeter(redis, environment.config({ BURST_LIMIT_PER_SECOND: '100000' }));
+    // One key at one instant: 200 is ten times the default burst, far under this one.
+    const key = randomUUID();
     const results = await Promise.all(
-      Array.from({ length: 200 }, () => roomy.meter(randomUUID(), FREE, 'uncharged')),
+      Array.from({ length: 200 }, () => roomy.meter(key, FREE, 'uncharged', instant)),
     );
     expect(results.every((result) => result.reading.outcome === 'ok')).toBe(true);
   });
 
-  it('AUTH_FAILURES_PER_MINUTE at its highest still admits a failure', async () => {
+  it('AUTH_FAILURES_PER_MINUTE at its highest still admits failures (the bucket step stays within the stored precision)', async () => {
     const roomy = new AuthFailureLimiter(
       redis,
       environment.config({ AUTH_FAILURES_PER_MINUTE: '1000000' }),
     );
-    expect(await roomy.recordFailure(`192.0.2.1-${randomUUID()}`)).toBe(0);
+    // One address at one instant: 1,000 failures, past the default's 30, far under this one.
+    const address = `192.0.2.1-${randomUUID()}`;
+    const waits = await Promise.all(
+      Array.from({ length: 1000 }, () => roomy.recordFailure(address, instant)),
+    );
+    expect(waits.every((wait) => wait === 0)).toBe(true);
   });
 });

@@ -355,12 +355,14 @@ describe('GET /api/benchmarks/series', () => {
         const pricing = await api.client(key).GET('/v1/api/pricing/{slug}', {
           params: { path: { slug }, query: { as_of: date } },
         });
+        expect([200, 404]).toContain(pricing.response.status);
         const document = pricing.response.status === 404 ? null : pricing.data!;
         const prices = document ? entryPrices(document as PricingDocument, {}).byCurrency : [];
         for (const [currency, price] of prices) {
           sample.set(currency, [...(sample.get(currency) ?? []), price]);
         }
         const ranked = await benchmark({ as_of: date, company: slug });
+        expect(ranked.company!.pages.length).toBeGreaterThan(0);
         for (const item of ranked.company!.pages) {
           expect(item.version, `${slug} on ${date}`).toBe(document?.version ?? null);
         }

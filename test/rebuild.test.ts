@@ -246,6 +246,9 @@ describe('rebuilding the read models from the event log', () => {
       'UPDATE pricing_changes SET old_monthly_equivalent = 1, new_monthly_equivalent = NULL',
     );
     await transactions.query("DELETE FROM exchange_rates WHERE date = '20250201'");
+    await transactions.query('DELETE FROM price_index_entries');
+    await transactions.query('UPDATE price_index_versions SET until = NULL');
+    await transactions.query('DELETE FROM plan_search_charges');
 
     const { stdout } = await run(process.execPath, ['dist/apps/worker/src/cli.js', 'rebuild'], {
       cwd: root,
