@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { operations } from '#app/client';
 import type { PricingRecord } from '#app/contracts';
 import { entryPrices, roundMoney, summarise, utcDate, type PricingDocument } from '#app/domain';
-import { TransactionRunner } from '#app/persistence';
+import { PriceIndexReader, TransactionRunner, type PriceIndexPage } from '#app/persistence';
 import {
   getJson,
   ingestAndProject,
@@ -554,5 +554,65 @@ describe('the price-index read model', () => {
       records.exchangeRate('20250501', { base: 'EUR', quote: 'USD', rate: 2 }),
     ]);
     expect(await converted()).not.toEqual(rated);
+  });
+
+  it('reads a sample as its rows, chunk by chunk, each page whole in one chunk, every price exact', async () => {
+    // A monthly equivalent no short decimal writes: 100 a year.
+    await ingestAndProject(api, [
+      records.scrape(companySlug(3), '', '20250801'),
+      records.pricing(companySlug(3), '', '20250801', 0, {
+        plans: [plan('team', [charge(ANNUAL, 100)])],
+      }),
+    ]);
+    const range = { from: '20240201', to: '20251231' };
+    type Row = {
+      page_id: string;
+      version: string;
+      until: string | null;
+      currency: string;
+      monthly: number;
+    };
+    const held = await api.app.get(TransactionRunner).query<Row>(
+      `SELECT page_id, version, until, currency, monthly FROM price_index_entries
+       WHERE version <= $1 AND (until IS NULL OR until > $2)`,
+      [range.to, range.from],
+    );
+    expect(held.map((row) => row.monthly)).toContain(100 / 12);
+    const rowsOf = (page: PriceIndexPage): Row[] =>
+      [...page.extractions()].flatMap(({ version, until, candidates }) =>
+        candidates.map((candidate) => ({ page_id: page.pageId, version, until, ...candidate })),
+      );
+    // The candidates of one extraction come in no particular order.
+    const sorted = (rows: Row[]) =>
+      rows
+        .map((row) => ({ row, key: JSON.stringify(Object.values(row)) }))
+        .sort((a, b) => (a.key < b.key ? -1 : 1))
+        .map(({ row }) => row);
+    const readingOrder = (rows: Row[]) => rows.map((row) => `${row.page_id} ${row.version}`);
+    const reader = api.app.get(PriceIndexReader);
+    const read = async (chunkRows?: number) => {
+      const chunks: PriceIndexPage[][] = [];
+      for await (const chunk of reader.pages(range, {}, chunkRows)) chunks.push(chunk);
+      const rows = chunks.flat().flatMap(rowsOf);
+      expect(sorted(rows)).toEqual(sorted(held));
+      expect(readingOrder(rows)).toEqual(readingOrder(rows).sort());
+      for (const page of chunks.flat()) expect(rowsOf(page)).toHaveLength(page.candidateCount);
+      return chunks;
+    };
+    expect(await read()).toHaveLength(1);
+    const pageIds = new Set(held.map((row) => row.page_id));
+    // Pages have up to 3 candidates an extraction: at 3, some page is read alone, over the size.
+    for (const chunkRows of [3, 20]) {
+      const chunks = await read(chunkRows);
+      // No page in two chunks; a chunk over the size is one page that alone has more candidates.
+      expect(chunks.flat()).toHaveLength(pageIds.size);
+      for (const chunk of chunks) {
+        const candidates = chunk.reduce((sum, page) => sum + page.candidateCount, 0);
+        if (candidates > chunkRows) expect(chunk).toHaveLength(1);
+      }
+      if (chunkRows === 3) {
+        expect(chunks.some((chunk) => chunk[0]!.candidateCount > chunkRows)).toBe(true);
+      }
+    }
   });
 });

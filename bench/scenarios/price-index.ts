@@ -2,7 +2,8 @@
  * Scenario: the price index (GET /benchmarks/series) at 10,000 pages with 24 extractions each
  * (500 pages in a quick run), against R1 as the plan search is: 1,000 distinct queries drawn at
  * random, each a category and size band, a billing, modality or currency or none, and a range
- * of months or quarters. Then GET /benchmarks, on the same data, with the same filters at five
+ * of months or quarters; then what a question costs the first time it is asked (firstAsking).
+ * Then GET /benchmarks, on the same data, with the same filters at five
  * dates: it is not kept by the read lane, so every request reads the price index.
  *
  * The log is written straight into the events table (the companies scenario says why), with an
@@ -15,6 +16,7 @@ import type pg from 'pg';
 import { r1Of } from '../baselines/r1.js';
 import { benchEnvironment } from '../support/environment.js';
 import { explainAnalyze } from '../support/explain.js';
+import { cpuMeter } from '../support/cpu.js';
 import { compareWithBaseline, type RequestVariant } from '../support/load.js';
 import { type Measurement, peakRss, type Scenario } from '../support/scenario.js';
 import { startService } from '../support/service.js';
@@ -122,6 +124,7 @@ export const priceIndexScenario: Scenario = {
         entries,
         queryPlans: await samplePlans(environment.pool),
       };
+      rows.push(await firstAsking(api.origin, api.child.pid, headers));
       const [benchmarks] = await compareWithBaseline({
         context,
         scenario: 'price index · benchmarks',
@@ -155,24 +158,76 @@ export const priceIndexScenario: Scenario = {
   },
 };
 
+/** Questions asked at once while the first asking is measured, as a few clients would. */
+const FIRST_ASKING_CONNECTIONS = 4;
+
+/**
+ * What a question of the price index costs the first time it is asked, which the throughput
+ * mixes with kept answers (how many of those it sends depends on how many first askings the
+ * warm-up got through): 1,000 questions no run has asked (each range starting a day later, the
+ * same steps), four at a time, with the API's and the whole machine's CPU per question (the
+ * machine's is mostly PostgreSQL's). Recorded, with no target.
+ */
+async function firstAsking(
+  origin: string,
+  pid: number | undefined,
+  headers: Record<string, string>,
+): Promise<Measurement> {
+  const dayLater = RANGES.map((range) =>
+    range.replace(/from=(\d{8})/, (_, from: string) => `from=${Number(from) + 1}`),
+  );
+  const questions = paths('/v1/api/benchmarks/series', dayLater).map(({ path }) => path);
+  const meter = cpuMeter({ api: pid });
+  const started = performance.now();
+  let next = 0;
+  const asker = async () => {
+    for (let path = questions[next++]; path !== undefined; path = questions[next++]) {
+      const response = await fetch(origin + path, { headers });
+      if (response.status !== 200) throw new Error(`first asking: ${response.status} ${path}`);
+      await response.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: FIRST_ASKING_CONNECTIONS }, asker));
+  const wallMs = (performance.now() - started) / questions.length;
+  const cpu = meter.perUnit(questions.length);
+  return {
+    scenario: 'price index · first asking',
+    metric: 'API CPU ms',
+    service: cpu.api ?? Number.NaN,
+    baseline: null,
+    baselineName: null,
+    ratio: null,
+    target: 'none (recorded)',
+    met: true,
+    details: {
+      questions: questions.length,
+      connections: FIRST_ASKING_CONNECTIONS,
+      wallMsPerQuestion: wallMs,
+      machineCpuMsPerQuestion: cpu.machine,
+    },
+  };
+}
+
 /**
  * PostgreSQL's plans of the statements behind two requests, written as PriceIndexReader writes
  * them, so the JSON says where the time goes: a category and band over two years, and every
  * page on one date.
  */
 async function samplePlans(pool: pg.Pool): Promise<Record<string, string>> {
-  const columns = 'SELECT page_id, version, until, currency, monthly FROM price_index_entries';
-  const inForce = 'version <= $2 AND (until IS NULL OR until > $1)';
-  const ordered = 'ORDER BY page_id, version, entry_index LIMIT 10000';
+  const perPage = (where: string) =>
+    `SELECT page_id,
+       string_agg(version || ',' || coalesce(until, '') || ',' || currency || ',' || monthly::text,
+                  ';')
+     FROM (SELECT page_id, version, until, currency, monthly FROM price_index_entries
+           WHERE version <= $2 AND (until IS NULL OR until > $1) ${where}
+           ORDER BY page_id, version LIMIT 10000) AS chunk
+     GROUP BY page_id ORDER BY page_id`;
   return {
     categoryAndBand: await explainAnalyze(
       pool,
-      `${columns} WHERE ${inForce} AND category IN ($3) AND employees IN ($4) ${ordered}`,
+      perPage('AND category IN ($3) AND employees IN ($4)'),
       ['20220101', '20231201', 'Sales', '51-200'],
     ),
-    everyPageOnOneDate: await explainAnalyze(pool, `${columns} WHERE ${inForce} ${ordered}`, [
-      '20250701',
-      '20250701',
-    ]),
+    everyPageOnOneDate: await explainAnalyze(pool, perPage(''), ['20250701', '20250701']),
   };
 }

@@ -40,7 +40,9 @@ export type {
 export {
   PriceIndexReader,
   type InForceRange,
-  type PriceIndexEntryRow,
+  type PriceIndexPage,
+  type PriceIndexCandidate,
+  type PriceIndexExtraction,
   type PriceIndexSelection,
 } from './read-models/price-index.reader.js';
 export type { PriceIndexEnd } from './read-models/price-index.tables.js';

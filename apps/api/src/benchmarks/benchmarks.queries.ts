@@ -11,7 +11,7 @@ import {
 import {
   PriceIndexReader,
   type InForceRange,
-  type PriceIndexEntryRow,
+  type PriceIndexExtraction,
   type PriceIndexSelection,
 } from '#app/persistence';
 import { SlugResolver } from '../catalogue/slug-resolver.js';
@@ -168,8 +168,8 @@ export class BenchmarksQueries {
 
   /**
    * Hands each selected extraction in force on a day of `range` to `visit`, priced (converted
-   * given a currency, with the rates of the currencies read so far: a chunk that brings a new
-   * one reads them again).
+   * given a currency, with the rates of the currencies met so far: an extraction that brings a
+   * new one reads them again).
    */
   private async eachExtraction(
     range: InForceRange,
@@ -179,19 +179,16 @@ export class BenchmarksQueries {
   ): Promise<void> {
     let target: ConversionTarget | undefined;
     const covered = new Set<string>();
-    for await (const rows of this.index.entries(range, selection)) {
-      if (currency !== undefined && rows.some((row) => !covered.has(row.currency))) {
-        for (const row of rows) covered.add(row.currency);
-        target = await this.conversions.forCurrencies(currency, covered);
-      }
-      // Rows come by page and version, and a chunk never splits a page.
-      let start = 0;
-      for (let end = 1; end <= rows.length; end++) {
-        const first = rows[start]!;
-        const row = rows[end];
-        if (row && row.page_id === first.page_id && row.version === first.version) continue;
-        visit(priced(rows.slice(start, end), target));
-        start = end;
+    for await (const pages of this.index.pages(range, selection)) {
+      for (const page of pages) {
+        for (const extraction of page.extractions()) {
+          const { candidates } = extraction;
+          if (currency !== undefined && candidates.some((c) => !covered.has(c.currency))) {
+            for (const candidate of candidates) covered.add(candidate.currency);
+            target = await this.conversions.forCurrencies(currency, covered);
+          }
+          visit(priced(page.pageId, extraction, target));
+        }
       }
     }
   }
@@ -253,11 +250,11 @@ export class BenchmarksQueries {
 
 /** One extraction's candidates that count, priced. */
 function priced(
-  rows: PriceIndexEntryRow[],
+  pageId: string,
+  { version, until, candidates }: PriceIndexExtraction,
   target: ConversionTarget | undefined,
 ): PricedExtraction {
-  const { page_id: pageId, version, until } = rows[0]!;
-  const prices = lowestEntryPrices(rows, version, target);
+  const prices = lowestEntryPrices(candidates, version, target);
   return {
     pageId,
     version,

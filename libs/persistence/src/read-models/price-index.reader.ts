@@ -24,14 +24,50 @@ export interface InForceRange {
 /** Candidate rows a sample reads at a time: a few megabytes. */
 const CHUNK_ROWS = 10_000;
 
-/** One entry-price candidate of an extraction, with the days it is in force. */
-export interface PriceIndexEntryRow {
-  page_id: string;
+/** An entry-price candidate as a sample reads it. */
+export interface PriceIndexCandidate {
+  currency: string;
+  monthly: number;
+}
+
+/** An extraction in force on a day of the range, with its selected candidates. */
+export interface PriceIndexExtraction {
   version: string;
   /** Null: the page's latest extraction. */
   until: string | null;
-  currency: string;
-  monthly: number;
+  candidates: PriceIndexCandidate[];
+}
+
+/** A page's selected extractions in force on a day of the range. */
+export class PriceIndexPage {
+  constructor(
+    readonly pageId: string,
+    /** How many candidates `text` holds. */
+    readonly candidateCount: number,
+    /** Its candidates as PriceIndexReader's statement writes them: `version,until,currency,monthly;...` */
+    private readonly text: string,
+  ) {}
+
+  /**
+   * Its extractions, oldest first, each read when it is reached: a sample of thousands of
+   * candidates then never holds them all at once, and a request's garbage stays young.
+   */
+  *extractions(): Generator<PriceIndexExtraction> {
+    const rows = this.text
+      .split(';')
+      .map((row) => row.split(',') as [string, string, string, string]);
+    // In the chunk's order already, as aggregates take their rows; sorting makes it certain.
+    rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    let extraction: PriceIndexExtraction | undefined;
+    for (const [version, until, currency, monthly] of rows) {
+      if (extraction?.version !== version) {
+        if (extraction) yield extraction;
+        extraction = { version, until: until || null, candidates: [] };
+      }
+      extraction.candidates.push({ currency, monthly: Number(monthly) });
+    }
+    if (extraction) yield extraction;
+  }
 }
 
 /** An extraction in force. */
@@ -56,35 +92,34 @@ export class PriceIndexReader {
   constructor(private readonly database: ReadDatabase) {}
 
   /**
-   * The candidates of the selected extractions in force on any day of `range`, by page, version
-   * and place, about CHUNK_ROWS at a time: a sample of every page over years is hundreds of
-   * thousands of rows, of which a request holds one chunk (and what it has made of the others).
-   * A page's rows all come from one statement, so from one state of the read model: a chunk
-   * ends before the page its last row belongs to, which the next one reads whole (alone, when
-   * it has more rows in the range than a chunk).
+   * The pages with selected extractions in force on any day of `range`, by page, with about
+   * `chunkRows` candidates at a time: a sample of every page over years is hundreds of thousands
+   * of candidates, of which a request holds one chunk (and what it has made of the others). A
+   * page's candidates all come from one statement, so from one state of the read model: a chunk
+   * ends before the page its last candidate belongs to, which the next one reads whole (alone,
+   * when it has more candidates in the range than a chunk).
    */
-  async *entries(
+  async *pages(
     range: InForceRange,
     selection: PriceIndexSelection,
-  ): AsyncGenerator<PriceIndexEntryRow[]> {
+    chunkRows = CHUNK_ROWS,
+  ): AsyncGenerator<PriceIndexPage[]> {
     if (selection.pageIds?.length === 0) return;
     for (let after: string | undefined; ;) {
-      const rows = await this.entryRows(range, selection, { after, limit: CHUNK_ROWS });
-      if (rows.length < CHUNK_ROWS) {
-        if (rows.length > 0) yield rows;
+      const pages = await this.pageRows(range, selection, { after, limit: chunkRows });
+      const candidates = pages.reduce((sum, page) => sum + page.candidateCount, 0);
+      if (candidates < chunkRows) {
+        if (pages.length > 0) yield pages;
         return;
       }
-      const last = rows.at(-1)!.page_id;
-      const whole = rows.slice(
-        0,
-        rows.findIndex((row) => row.page_id === last),
-      );
-      if (whole.length > 0) {
-        yield whole;
-        after = whole.at(-1)!.page_id;
+      // The last page may go on past the limit: the next chunk reads it whole.
+      const last = pages.pop()!;
+      if (pages.length > 0) {
+        yield pages;
+        after = pages.at(-1)!.pageId;
       } else {
-        yield await this.entryRows(range, selection, { page: last });
-        after = last;
+        yield await this.pageRows(range, selection, { page: last.pageId });
+        after = last.pageId;
       }
     }
   }
@@ -101,12 +136,18 @@ export class PriceIndexReader {
     );
   }
 
-  /** The rows of pages after `after` (at most `limit`), or of one `page`, in the reading order. */
-  private entryRows(
+  /**
+   * The pages after `after` with their first `limit` candidates, or one `page` with all of
+   * its own, by page. The database hands a page's candidates over as one line of text: a
+   * question reads thousands, and the driver's cost is in each row it parses (BENCHMARKS.md,
+   * the price index). Ordered by page and version alone, they are read from the filter index
+   * without the table.
+   */
+  private async pageRows(
     range: InForceRange,
     selection: PriceIndexSelection,
     window: { after?: string; limit: number } | { page: string },
-  ): Promise<PriceIndexEntryRow[]> {
+  ): Promise<PriceIndexPage[]> {
     const statement = new Statement();
     const on = [inForce(range, statement)];
     const inList = (column: string, values: readonly unknown[] | undefined) => {
@@ -123,11 +164,23 @@ export class PriceIndexReader {
       if (window.after !== undefined) on.push(`page_id > ${statement.parameter(window.after)}`);
       limit = `LIMIT ${statement.parameter(window.limit)}`;
     }
-    return this.database.query<PriceIndexEntryRow>(
-      `SELECT page_id, version, until, currency, monthly FROM price_index_entries
-       WHERE ${on.join(' AND ')}
-       ORDER BY page_id, version, entry_index ${limit}`,
+    // A double written exactly: PostgreSQL's shortest form, or 17 digits.
+    const monthly =
+      this.database.dialect === 'postgres' ? 'monthly::text' : "printf('%.17g', monthly)";
+    const rows = await this.database.query<{
+      page_id: string;
+      count: number | string;
+      text: string;
+    }>(
+      `SELECT page_id, count(*) AS count,
+         string_agg(version || ',' || coalesce(until, '') || ',' || currency || ',' || ${monthly},
+                    ';') AS text
+       FROM (SELECT page_id, version, until, currency, monthly FROM price_index_entries
+             WHERE ${on.join(' AND ')}
+             ORDER BY page_id, version ${limit}) AS chunk
+       GROUP BY page_id ORDER BY page_id`,
       statement.parameters,
     );
+    return rows.map((row) => new PriceIndexPage(row.page_id, Number(row.count), row.text));
   }
 }

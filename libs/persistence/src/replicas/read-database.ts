@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
-import { runSql } from '../sql.js';
+import { runSql, type Dialect } from '../sql.js';
 
 /** The database a read-API query went to. */
 export type ReadTarget = 'primary' | 'replica';
@@ -26,6 +26,11 @@ export class ReadDatabase {
 
   constructor(protected readonly primary: DataSource) {}
 
+  /** The primary's, which its replicas share. */
+  get dialect(): Dialect {
+    return this.primary.options.type === 'postgres' ? 'postgres' : 'sqlite';
+  }
+
   /** Runs `work` on the database chosen for the current request. */
   run<T>(work: (dataSource: DataSource) => Promise<T>): Promise<T> {
     return work(this.primary);
@@ -41,14 +46,7 @@ export class ReadDatabase {
 
   /** A raw statement ($1 placeholders) on the database chosen for the current request. */
   query<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return this.run((dataSource) =>
-      runSql<T>(
-        dataSource.manager,
-        dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite',
-        sql,
-        params,
-      ),
-    );
+    return this.run((dataSource) => runSql<T>(dataSource.manager, this.dialect, sql, params));
   }
 
   /**
