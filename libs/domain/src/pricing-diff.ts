@@ -162,12 +162,17 @@ function whole(
   };
 }
 
+/**
+ * The fields whose content differs. A field holding the same value in both (most of them: text,
+ * numbers) is not serialised at all; objects (a metric, tiers) are compared by their JSON.
+ */
 function changedFields<T extends object>(
   before: T,
   after: T,
   fields: readonly (keyof T & string)[],
 ): { field: string; old_value: unknown; new_value: unknown }[] {
   return fields
+    .filter((field) => before[field] !== after[field])
     .map((field) => ({
       field,
       old_value: withoutIds(before[field]),
