@@ -556,12 +556,12 @@ describe('the price-index read model', () => {
     expect(await converted()).not.toEqual(rated);
   });
 
-  it('reads a sample as its rows, chunk by chunk, each page whole in one chunk, every price exact', async () => {
-    // A monthly equivalent no short decimal writes: 100 a year.
+  it('reads a sample chunk by chunk, each page whole in one chunk, every price exact', async () => {
+    // A monthly equivalent of 17 significant digits (10.833333333333334): 130 a year.
     await ingestAndProject(api, [
       records.scrape(companySlug(3), '', '20250801'),
       records.pricing(companySlug(3), '', '20250801', 0, {
-        plans: [plan('team', [charge(ANNUAL, 100)])],
+        plans: [plan('team', [charge(ANNUAL, 130)])],
       }),
     ]);
     const range = { from: '20240201', to: '20251231' };
@@ -577,7 +577,7 @@ describe('the price-index read model', () => {
        WHERE version <= $1 AND (until IS NULL OR until > $2)`,
       [range.to, range.from],
     );
-    expect(held.map((row) => row.monthly)).toContain(100 / 12);
+    expect(held.map((row) => row.monthly)).toContain(130 / 12);
     const rowsOf = (page: PriceIndexPage): Row[] =>
       [...page.extractions()].flatMap(({ version, until, candidates }) =>
         candidates.map((candidate) => ({ page_id: page.pageId, version, until, ...candidate })),
@@ -590,29 +590,29 @@ describe('the price-index read model', () => {
         .map(({ row }) => row);
     const readingOrder = (rows: Row[]) => rows.map((row) => `${row.page_id} ${row.version}`);
     const reader = api.app.get(PriceIndexReader);
-    const read = async (chunkRows?: number) => {
+    const read = async (chunkCandidates?: number) => {
       const chunks: PriceIndexPage[][] = [];
-      for await (const chunk of reader.pages(range, {}, chunkRows)) chunks.push(chunk);
+      for await (const chunk of reader.pages(range, {}, chunkCandidates)) chunks.push(chunk);
       const rows = chunks.flat().flatMap(rowsOf);
       expect(sorted(rows)).toEqual(sorted(held));
       expect(readingOrder(rows)).toEqual(readingOrder(rows).sort());
-      for (const page of chunks.flat()) expect(rowsOf(page)).toHaveLength(page.candidateCount);
       return chunks;
     };
     expect(await read()).toHaveLength(1);
     const pageIds = new Set(held.map((row) => row.page_id));
-    // Pages have up to 3 candidates an extraction: at 3, some page is read alone, over the size.
-    for (const chunkRows of [3, 20]) {
-      const chunks = await read(chunkRows);
-      // No page in two chunks; a chunk over the size is one page that alone has more candidates.
+    // At 3, every page has more candidates than a chunk and is read alone; at 20, a chunk holds a
+    // few pages, and the page its limit cut short is read again whole with the next.
+    const byThree = await read(3);
+    expect(byThree.every((chunk) => chunk.length === 1 && chunk[0]!.candidateCount > 3)).toBe(true);
+    const byTwenty = await read(20);
+    expect(byTwenty.some((chunk) => chunk.length > 1)).toBe(true);
+    for (const chunks of [byThree, byTwenty]) {
+      // No page in two chunks.
       expect(chunks.flat()).toHaveLength(pageIds.size);
-      for (const chunk of chunks) {
-        const candidates = chunk.reduce((sum, page) => sum + page.candidateCount, 0);
-        if (candidates > chunkRows) expect(chunk).toHaveLength(1);
-      }
-      if (chunkRows === 3) {
-        expect(chunks.some((chunk) => chunk[0]!.candidateCount > chunkRows)).toBe(true);
-      }
+    }
+    for (const chunk of byTwenty) {
+      const candidates = chunk.reduce((sum, page) => sum + page.candidateCount, 0);
+      if (candidates > 20) expect(chunk).toHaveLength(1);
     }
   });
 });

@@ -11,7 +11,13 @@
  * entry price (its Pro plan, per user and billed monthly; a quarter of the pages price in EUR),
  * which rises every year.
  */
-import { CATEGORIES } from '#app/domain';
+import { CATEGORIES, utcDate } from '#app/domain';
+import {
+  PRICE_INDEX_CHUNK_CANDIDATES,
+  pagesStatement,
+  type InForceRange,
+  type PriceIndexSelection,
+} from '#app/persistence';
 import type pg from 'pg';
 import { r1Of } from '../baselines/r1.js';
 import { benchEnvironment } from '../support/environment.js';
@@ -173,8 +179,10 @@ async function firstAsking(
   pid: number | undefined,
   headers: Record<string, string>,
 ): Promise<Measurement> {
+  const dayAfter = (date: string) =>
+    utcDate(new Date(Date.UTC(+date.slice(0, 4), +date.slice(4, 6) - 1, +date.slice(6, 8) + 1)));
   const dayLater = RANGES.map((range) =>
-    range.replace(/from=(\d{8})/, (_, from: string) => `from=${Number(from) + 1}`),
+    range.replace(/from=(\d{8})/, (_, from: string) => `from=${dayAfter(from)}`),
   );
   const questions = paths('/v1/api/benchmarks/series', dayLater).map(({ path }) => path);
   const meter = cpuMeter({ api: pid });
@@ -209,25 +217,22 @@ async function firstAsking(
 }
 
 /**
- * PostgreSQL's plans of the statements behind two requests, written as PriceIndexReader writes
- * them, so the JSON says where the time goes: a category and band over two years, and every
- * page on one date.
+ * PostgreSQL's plans of the statement behind two requests (PriceIndexReader's first chunk), so
+ * the JSON says where the time goes: a category and band over two years, and every page on one
+ * date.
  */
 async function samplePlans(pool: pg.Pool): Promise<Record<string, string>> {
-  const perPage = (where: string) =>
-    `SELECT page_id,
-       string_agg(version || ',' || coalesce(until, '') || ',' || currency || ',' || monthly::text,
-                  ';')
-     FROM (SELECT page_id, version, until, currency, monthly FROM price_index_entries
-           WHERE version <= $2 AND (until IS NULL OR until > $1) ${where}
-           ORDER BY page_id, version LIMIT 10000) AS chunk
-     GROUP BY page_id ORDER BY page_id`;
+  const plan = (range: InForceRange, selection: PriceIndexSelection) => {
+    const { sql, parameters } = pagesStatement('postgres', range, selection, {
+      limit: PRICE_INDEX_CHUNK_CANDIDATES,
+    });
+    return explainAnalyze(pool, sql, parameters);
+  };
   return {
-    categoryAndBand: await explainAnalyze(
-      pool,
-      perPage('AND category IN ($3) AND employees IN ($4)'),
-      ['20220101', '20231201', 'Sales', '51-200'],
+    categoryAndBand: await plan(
+      { from: '20220101', to: '20231201' },
+      { categories: ['Sales'], employees: ['51-200'] },
     ),
-    everyPageOnOneDate: await explainAnalyze(pool, perPage(''), ['20250701', '20250701']),
+    everyPageOnOneDate: await plan({ from: '20250701', to: '20250701' }, {}),
   };
 }

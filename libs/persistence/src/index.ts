@@ -39,9 +39,10 @@ export type {
 } from './read-models/plan-search.tables.js';
 export {
   PriceIndexReader,
+  PRICE_INDEX_CHUNK_CANDIDATES,
+  pagesStatement,
   type InForceRange,
   type PriceIndexPage,
-  type PriceIndexCandidate,
   type PriceIndexExtraction,
   type PriceIndexSelection,
 } from './read-models/price-index.reader.js';

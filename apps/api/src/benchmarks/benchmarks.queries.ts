@@ -183,7 +183,10 @@ export class BenchmarksQueries {
       for (const page of pages) {
         for (const extraction of page.extractions()) {
           const { candidates } = extraction;
-          if (currency !== undefined && candidates.some((c) => !covered.has(c.currency))) {
+          if (
+            currency !== undefined &&
+            candidates.some((candidate) => !covered.has(candidate.currency))
+          ) {
             for (const candidate of candidates) covered.add(candidate.currency);
             target = await this.conversions.forCurrencies(currency, covered);
           }

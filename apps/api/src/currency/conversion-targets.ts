@@ -32,7 +32,10 @@ export class ConversionTargets {
     );
   }
 
-  /** The same for figures already reduced to their currencies (the price index's). */
+  /**
+   * The same for figures already reduced to their currencies (the price index's, which reads
+   * them again when a sample meets a currency it had not).
+   */
   forCurrencies(currency: string, currencies: Iterable<string>): Promise<ConversionTarget> {
     return conversionTargetBetween(currency, currencies, (target, others) =>
       this.rates.ratesFor(target, others),

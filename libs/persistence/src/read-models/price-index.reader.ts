@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ReadDatabase } from '../replicas/read-database.js';
-import { Statement } from '../sql.js';
+import { Statement, type Dialect } from '../sql.js';
 
 /**
  * Which entries of the price index a sample takes: pages by their company's category or size
@@ -21,8 +21,8 @@ export interface InForceRange {
   to: string;
 }
 
-/** Candidate rows a sample reads at a time: a few megabytes. */
-const CHUNK_ROWS = 10_000;
+/** Candidates a sample reads at a time: under a megabyte of text. */
+export const PRICE_INDEX_CHUNK_CANDIDATES = 10_000;
 
 /** An entry-price candidate as a sample reads it. */
 export interface PriceIndexCandidate {
@@ -49,14 +49,15 @@ export class PriceIndexPage {
   ) {}
 
   /**
-   * Its extractions, oldest first, each read when it is reached: a sample of thousands of
-   * candidates then never holds them all at once, and a request's garbage stays young.
+   * Its extractions, oldest first, made when they are reached: the pages of a chunk stay text
+   * until then, so a sample of thousands of candidates holds one page's objects at a time.
    */
   *extractions(): Generator<PriceIndexExtraction> {
     const rows = this.text
       .split(';')
       .map((row) => row.split(',') as [string, string, string, string]);
-    // In the chunk's order already, as aggregates take their rows; sorting makes it certain.
+    // The statement's aggregate takes its rows in the chunk's order (by version), but SQL does
+    // not promise it, and ordering inside the aggregate costs PostgreSQL more than this does.
     rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     let extraction: PriceIndexExtraction | undefined;
     for (const [version, until, currency, monthly] of rows) {
@@ -93,7 +94,7 @@ export class PriceIndexReader {
 
   /**
    * The pages with selected extractions in force on any day of `range`, by page, with about
-   * `chunkRows` candidates at a time: a sample of every page over years is hundreds of thousands
+   * `chunkCandidates` candidates at a time: a sample of every page over years is hundreds of thousands
    * of candidates, of which a request holds one chunk (and what it has made of the others). A
    * page's candidates all come from one statement, so from one state of the read model: a chunk
    * ends before the page its last candidate belongs to, which the next one reads whole (alone,
@@ -102,13 +103,13 @@ export class PriceIndexReader {
   async *pages(
     range: InForceRange,
     selection: PriceIndexSelection,
-    chunkRows = CHUNK_ROWS,
+    chunkCandidates = PRICE_INDEX_CHUNK_CANDIDATES,
   ): AsyncGenerator<PriceIndexPage[]> {
     if (selection.pageIds?.length === 0) return;
     for (let after: string | undefined; ;) {
-      const pages = await this.pageRows(range, selection, { after, limit: chunkRows });
+      const pages = await this.readPages(range, selection, { after, limit: chunkCandidates });
       const candidates = pages.reduce((sum, page) => sum + page.candidateCount, 0);
-      if (candidates < chunkRows) {
+      if (candidates < chunkCandidates) {
         if (pages.length > 0) yield pages;
         return;
       }
@@ -118,7 +119,7 @@ export class PriceIndexReader {
         yield pages;
         after = pages.at(-1)!.pageId;
       } else {
-        yield await this.pageRows(range, selection, { page: last.pageId });
+        yield await this.readPages(range, selection, { page: last.pageId });
         after = last.pageId;
       }
     }
@@ -136,51 +137,66 @@ export class PriceIndexReader {
     );
   }
 
-  /**
-   * The pages after `after` with their first `limit` candidates, or one `page` with all of
-   * its own, by page. The database hands a page's candidates over as one line of text: a
-   * question reads thousands, and the driver's cost is in each row it parses (BENCHMARKS.md,
-   * the price index). Ordered by page and version alone, they are read from the filter index
-   * without the table.
-   */
-  private async pageRows(
+  /** The pages of `window` (pagesStatement), each with its candidates as one line of text. */
+  private async readPages(
     range: InForceRange,
     selection: PriceIndexSelection,
-    window: { after?: string; limit: number } | { page: string },
+    window: PagesWindow,
   ): Promise<PriceIndexPage[]> {
-    const statement = new Statement();
-    const on = [inForce(range, statement)];
-    const inList = (column: string, values: readonly unknown[] | undefined) => {
-      if (values) on.push(`${column} IN (${statement.list(values)})`);
-    };
-    inList('category', selection.categories);
-    inList('employees', selection.employees);
-    inList('page_id', selection.pageIds);
-    inList('billing', selection.billing);
-    inList('modality', selection.modalities);
-    let limit = '';
-    if ('page' in window) on.push(`page_id = ${statement.parameter(window.page)}`);
-    else {
-      if (window.after !== undefined) on.push(`page_id > ${statement.parameter(window.after)}`);
-      limit = `LIMIT ${statement.parameter(window.limit)}`;
-    }
-    // A double written exactly: PostgreSQL's shortest form, or 17 digits.
-    const monthly =
-      this.database.dialect === 'postgres' ? 'monthly::text' : "printf('%.17g', monthly)";
+    const { sql, parameters } = pagesStatement(this.database.dialect, range, selection, window);
     const rows = await this.database.query<{
       page_id: string;
       count: number | string;
       text: string;
-    }>(
-      `SELECT page_id, count(*) AS count,
+    }>(sql, parameters);
+    return rows.map((row) => new PriceIndexPage(row.page_id, Number(row.count), row.text));
+  }
+}
+
+/** The pages after `after` with their first `limit` candidates, or one `page` with all of its own. */
+export type PagesWindow = { after?: string; limit: number } | { page: string };
+
+/**
+ * The statement of PriceIndexReader.pages: the selected pages of `window`, by page, each with
+ * how many candidates it has and the candidates as one line of text (`version,until,currency,
+ * monthly;...`). A question reads thousands of candidates, and the database driver's cost is in
+ * each row it parses (BENCHMARKS.md, the price index), so a page is one row. Ordered by page and
+ * version alone, a sample within categories and bands is read from the filter index without the
+ * table. Exported for the benchmark, which shows PostgreSQL's plan of it.
+ */
+export function pagesStatement(
+  dialect: Dialect,
+  range: InForceRange,
+  selection: PriceIndexSelection,
+  window: PagesWindow,
+): { sql: string; parameters: unknown[] } {
+  const statement = new Statement();
+  const on = [inForce(range, statement)];
+  const inList = (column: string, values: readonly unknown[] | undefined) => {
+    if (values) on.push(`${column} IN (${statement.list(values)})`);
+  };
+  inList('category', selection.categories);
+  inList('employees', selection.employees);
+  inList('page_id', selection.pageIds);
+  inList('billing', selection.billing);
+  inList('modality', selection.modalities);
+  let limit = '';
+  if ('page' in window) on.push(`page_id = ${statement.parameter(window.page)}`);
+  else {
+    if (window.after !== undefined) on.push(`page_id > ${statement.parameter(window.after)}`);
+    limit = `LIMIT ${statement.parameter(window.limit)}`;
+  }
+  // A double written exactly: PostgreSQL's shortest form; on SQLite 17 digits, which its printf
+  // gives only with the `!` flag (16 at most without).
+  const monthly = dialect === 'postgres' ? 'monthly::text' : "printf('%!.17g', monthly)";
+  return {
+    sql: `SELECT page_id, count(*) AS count,
          string_agg(version || ',' || coalesce(until, '') || ',' || currency || ',' || ${monthly},
                     ';') AS text
        FROM (SELECT page_id, version, until, currency, monthly FROM price_index_entries
              WHERE ${on.join(' AND ')}
              ORDER BY page_id, version ${limit}) AS chunk
        GROUP BY page_id ORDER BY page_id`,
-      statement.parameters,
-    );
-    return rows.map((row) => new PriceIndexPage(row.page_id, Number(row.count), row.text));
-  }
+    parameters: statement.parameters,
+  };
 }
