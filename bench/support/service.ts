@@ -22,7 +22,7 @@ export interface ServiceProcess {
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The heap limits the API runs with (package.json's scripts, the Dockerfile). */
-export const API_NODE_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=2'];
+export const API_NODE_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=4'];
 /** The worker's: a larger nursery for its short-lived objects. */
 export const WORKER_NODE_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=8'];
 /** The command-line tool's: a rebuild spent a third of its time collecting with a small nursery. */
