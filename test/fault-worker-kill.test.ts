@@ -113,6 +113,18 @@ describe('a worker killed with SIGKILL under a steady ingest load', () => {
       60_000,
       200,
     );
+    // The survivor's stalled-job check takes over what the victim held once its locks expire
+    // (INGEST_LOCK_MS); the backlog can read complete before that, when the victim died after
+    // settling a chunk and before finishing its job.
+    await waitFor(
+      "the victim's jobs to be taken over",
+      async () => {
+        const active = await ingestQueue.queue.getJobs(['active']);
+        return active.some((job) => job.processedBy === victimName) ? undefined : true;
+      },
+      30_000,
+      200,
+    );
     await sleep(2_000);
     await load.stop();
 
