@@ -93,11 +93,12 @@ describe('a worker killed with SIGKILL under a steady ingest load', () => {
     // job: the worker's host and pid), or the kill would test nothing.
     const victimName = `${hostname()}:${victim.child.pid}`;
     const ingestQueue = (queue = new IngestQueue(environment.config()));
+    const heldByVictim = async () =>
+      (await ingestQueue.queue.getJobs(['active'])).filter((job) => job.processedBy === victimName);
     const heldAtKill = await waitFor(
       'the victim to hold a job',
       async () => {
-        const active = await ingestQueue.queue.getJobs(['active']);
-        const held = active.filter((job) => job.processedBy === victimName);
+        const held = await heldByVictim();
         return held.length > 0 ? held.map((job) => job.id) : undefined;
       },
       60_000,
@@ -118,10 +119,7 @@ describe('a worker killed with SIGKILL under a steady ingest load', () => {
     // settling a chunk and before finishing its job.
     await waitFor(
       "the victim's jobs to be taken over",
-      async () => {
-        const active = await ingestQueue.queue.getJobs(['active']);
-        return active.some((job) => job.processedBy === victimName) ? undefined : true;
-      },
+      async () => ((await heldByVictim()).length > 0 ? undefined : true),
       30_000,
       200,
     );

@@ -1,6 +1,10 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSourceOptions, EntityManager } from 'typeorm';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** The dialect of a data source: PostgreSQL, or SQLite (better-sqlite3). */
+export const dialectOf = (options: DataSourceOptions): Dialect =>
+  options.type === 'postgres' ? 'postgres' : 'sqlite';
 
 /** Bound parameters per statement, well under SQLite's limit (32766) and PostgreSQL's (65535). */
 export const MAX_PARAMETERS = 10_000;

@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { BetterSqlite3DataSourceOptions } from 'typeorm/driver/better-sqlite3/BetterSqlite3DataSourceOptions.js';
 import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver.js';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
-import { runSql, type Dialect } from './sql.js';
+import { dialectOf, runSql, type Dialect } from './sql.js';
 
 /** The part of better-sqlite3's connection that takes the write lock. */
 interface SqliteConnection {
@@ -35,7 +35,7 @@ export class TransactionRunner {
   private readonly sqliteWriter = new Mutex();
 
   constructor(private readonly dataSource: DataSource) {
-    this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+    this.dialect = dialectOf(dataSource.options);
   }
 
   /** Runs `work` in one transaction: committed if it resolves, rolled back if it throws. */

@@ -1,6 +1,6 @@
 import { weighChange, type PricingChangeType } from '#app/domain';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { placeholders, runSql, type Dialect } from '../sql.js';
+import { dialectOf, placeholders, runSql } from '../sql.js';
 
 /** Changes weighed per statement: seven parameters each, well within MAX_PARAMETERS. */
 const BATCH = 1_000;
@@ -76,8 +76,7 @@ export class ChangeSignificance1764900000000 implements MigrationInterface {
 }
 
 async function weighExistingChanges(queryRunner: QueryRunner): Promise<void> {
-  const dialect: Dialect =
-    queryRunner.connection.options.type === 'postgres' ? 'postgres' : 'sqlite';
+  const dialect = dialectOf(queryRunner.connection.options);
   const sql = <T>(text: string, params: unknown[] = []) =>
     runSql<T>(queryRunner.manager, dialect, text, params);
   let after: unknown[] | null = null;

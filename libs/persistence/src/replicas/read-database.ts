@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
-import { runSql, type Dialect } from '../sql.js';
+import { dialectOf, runSql, type Dialect } from '../sql.js';
 
 /** The database a read-API query went to. */
 export type ReadTarget = 'primary' | 'replica';
@@ -28,7 +28,7 @@ export class ReadDatabase {
 
   /** The primary's, which its replicas share. */
   get dialect(): Dialect {
-    return this.primary.options.type === 'postgres' ? 'postgres' : 'sqlite';
+    return dialectOf(this.primary.options);
   }
 
   /** Runs `work` on the database chosen for the current request. */
